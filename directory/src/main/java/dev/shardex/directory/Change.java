@@ -1,0 +1,11 @@
+package dev.shardex.directory;
+
+/** One numbered change to the catalog or the key map, as drivers poll it. */
+public record Change(long id, Kind kind, String keySpace, String key, String ref) {
+  public enum Kind {
+    KEY,
+    TABLE,
+    SHARD,
+    KEYSPACE
+  }
+}

@@ -1,0 +1,303 @@
+package dev.shardex.directory;
+
+import com.github.benmanes.caffeine.cache.Cache;
+import com.github.benmanes.caffeine.cache.Caffeine;
+import com.zaxxer.hikari.HikariConfig;
+import com.zaxxer.hikari.HikariDataSource;
+import java.sql.SQLException;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.TreeMap;
+import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * One driver instance's view of the directory: the catalog and the key map, cached, kept fresh by
+ * the change log, with the lease that guards writes.
+ *
+ * <p>Caching: key placements live in a bounded Caffeine cache per key space; tables and key spaces
+ * are loaded on first use (never scanned at start-up, so a catalog of 10,000 tables costs nothing
+ * until they are used) and cached, absent ones too. A change-log entry drops exactly what it names.
+ * Unknown keys are not cached: the first INSERT of a key places it, and a read of an unknown key
+ * asks the directory again next time.
+ *
+ * <p>Writes: {@link #routeWrite} refuses when the lease has lapsed, places a new key with an
+ * insert-if-absent (two racing drivers agree), and waits, bounded, while the key is FROZEN by a
+ * move, re-reading the directory (never a cache) until the key is ACTIVE on its new shard.
+ */
+public final class Directory implements AutoCloseable {
+  private final DirectoryStore store;
+  private final DirectoryOptions options;
+  private final String clientId;
+  private final String displayUrl;
+  private final HikariDataSource ownedPool;
+  private final Lease lease;
+  private final ChangePoller poller;
+  private final Map<String, Cache<Object, Placement>> placements = new ConcurrentHashMap<>();
+  private final Cache<String, Optional<TableDef>> tables;
+  private final Cache<String, Optional<KeySpace>> keySpaces;
+  private volatile TreeMap<Integer, Shard> shards;
+
+  private Directory(DirectoryStore store, DirectoryOptions options, String displayUrl, HikariDataSource ownedPool,
+      String clientName) throws SQLException {
+    this.store = store;
+    this.options = options;
+    this.displayUrl = displayUrl;
+    this.ownedPool = ownedPool;
+    this.clientId = clientName + "-" + UUID.randomUUID().toString().substring(0, 8);
+    this.lease = new Lease(options.ticker(), options.leaseMs(), displayUrl);
+    this.tables = Caffeine.newBuilder().maximumSize(100_000).build();
+    this.keySpaces = Caffeine.newBuilder().maximumSize(10_000).build();
+    long start = store.lastChange();
+    this.shards = loadShards();
+    store.registerClient(clientId, clientInfo(), start);
+    this.poller = new ChangePoller(store, clientId, lease, start, this::apply, displayUrl);
+    poller.poll();
+    if (options.autoPoll()) {
+      poller.start(options.pollMs());
+    }
+  }
+
+  /** Opens a directory client with its own small connection pool. */
+  public static Directory open(String jdbcUrl, String user, String password, DirectoryOptions options, String clientName)
+      throws SQLException {
+    HikariConfig config = new HikariConfig();
+    config.setJdbcUrl(jdbcUrl);
+    config.setUsername(user);
+    config.setPassword(password);
+    config.setMaximumPoolSize(4);
+    config.setMinimumIdle(1);
+    config.setConnectionTimeout(5_000);
+    config.setInitializationFailTimeout(-1);
+    config.setPoolName("shardex-directory-" + clientName);
+    HikariDataSource pool = new HikariDataSource(config);
+    try {
+      return new Directory(new DirectoryStore(pool), options, Redact.url(jdbcUrl), pool, clientName);
+    } catch (SQLException e) {
+      pool.close();
+      throw ShardexError.DIRECTORY_UNREACHABLE.withCause(e, Redact.url(jdbcUrl), Redact.text(e.getMessage(), password));
+    }
+  }
+
+  /** Opens a client over a store the caller owns (tests, the CLI). */
+  public static Directory open(DirectoryStore store, DirectoryOptions options, String clientName) throws SQLException {
+    return new Directory(store, options, "directory", null, clientName);
+  }
+
+  public DirectoryStore store() {
+    return store;
+  }
+
+  public String clientId() {
+    return clientId;
+  }
+
+  public Lease lease() {
+    return lease;
+  }
+
+  public DirectoryOptions options() {
+    return options;
+  }
+
+  /** Polls now (tests, and callers with autoPoll off). */
+  public void pollNow() throws SQLException {
+    poller.poll();
+  }
+
+  public long appliedChange() {
+    return poller.applied();
+  }
+
+  // ---- catalog --------------------------------------------------------------------------------
+
+  public Map<Integer, Shard> shards() {
+    return shards;
+  }
+
+  public Shard shard(int id) throws SQLException {
+    Shard s = shards.get(id);
+    if (s == null) {
+      throw ShardexError.UNKNOWN_SHARD.exception(id);
+    }
+    return s;
+  }
+
+  /** The shard that holds SINGLE tables declared without a shard, and unknown tables: the lowest id. */
+  public int homeShard() throws SQLException {
+    if (shards.isEmpty()) {
+      throw ShardexError.NO_SHARD.exception();
+    }
+    return shards.firstKey();
+  }
+
+  /** Any shard that accepts reads, for statements that name no table. */
+  public int anyReadableShard() throws SQLException {
+    return shards.values().stream().filter(s -> s.status().acceptsReads()).map(Shard::id).findFirst()
+        .orElseThrow(ShardexError.NO_SHARD::exception);
+  }
+
+  public TableDef table(String name) throws SQLException {
+    String key = TableDef.normalise(name);
+    Optional<TableDef> cached = tables.getIfPresent(key);
+    if (cached == null) {
+      cached = Optional.ofNullable(store.table(key));
+      tables.put(key, cached);
+    }
+    return cached.orElse(null);
+  }
+
+  public KeySpace keySpace(String name) throws SQLException {
+    Optional<KeySpace> cached = keySpaces.getIfPresent(name);
+    if (cached == null) {
+      cached = Optional.ofNullable(store.keySpace(name));
+      keySpaces.put(name, cached);
+    }
+    return cached.orElseThrow(() -> ShardexError.DIRECTORY_STATE.exception(
+        "key space '" + name + "' is not in the directory; add it with 'shardex keyspaces add " + name + "'"));
+  }
+
+  /** Declares (or re-declares) a table and drops this client's cached copy at once. */
+  public void declare(TableDef table) throws SQLException {
+    store.declareTable(table);
+    tables.invalidate(table.name());
+  }
+
+  public void undeclare(String name) throws SQLException {
+    store.dropTable(TableDef.normalise(name));
+    tables.invalidate(TableDef.normalise(name));
+  }
+
+  // ---- keys -----------------------------------------------------------------------------------
+
+  /** The shard a key lives on for reading, or null when the directory does not know the key. */
+  public Placement routeRead(String keySpace, Object canonicalKey) throws SQLException {
+    Cache<Object, Placement> cache = placementCache(keySpace);
+    Placement p = cache.getIfPresent(canonicalKey);
+    if (p == null) {
+      p = store.lookup(keySpace, canonicalKey.toString());
+      if (p != null) {
+        cache.put(canonicalKey, p);
+      }
+    }
+    return p;
+  }
+
+  /** The shard a write for this key must go to; places unknown keys, waits out moves. */
+  public Placement routeWrite(String keySpace, Object canonicalKey) throws SQLException {
+    return routeWrite(keySpace, canonicalKey, true);
+  }
+
+  /**
+   * As {@link #routeWrite(String, Object)}; with {@code place=false} (EXPLAIN ROUTE) an unknown key
+   * is not placed and the answer is the shard placement would choose now.
+   */
+  public Placement routeWrite(String keySpace, Object canonicalKey, boolean place) throws SQLException {
+    lease.check();
+    Placement p = routeRead(keySpace, canonicalKey);
+    if (p == null && !place) {
+      return new Placement(chooseShard(), KeyState.ACTIVE, 0);
+    }
+    if (p == null) {
+      p = store.placeIfAbsent(keySpace, canonicalKey.toString(), chooseShard());
+      placementCache(keySpace).put(canonicalKey, p);
+    }
+    return p.frozen() ? waitWhileFrozen(keySpace, canonicalKey) : p;
+  }
+
+  private Placement waitWhileFrozen(String keySpace, Object key) throws SQLException {
+    long start = System.nanoTime();
+    long limit = TimeUnit.MILLISECONDS.toNanos(options.frozenWaitMs());
+    while (true) {
+      Placement p = store.lookup(keySpace, key.toString());
+      if (p != null && !p.frozen()) {
+        placementCache(keySpace).put(key, p);
+        return p;
+      }
+      long waited = System.nanoTime() - start;
+      if (waited > limit) {
+        throw ShardexError.FROZEN_TIMEOUT.exception(key, keySpace, TimeUnit.NANOSECONDS.toMillis(waited), options.frozenWaitMs());
+      }
+      sleep(10);
+    }
+  }
+
+  /** least_loaded: the ONLINE shard with the fewest keys per unit of weight; ties to the lowest id. */
+  private int chooseShard() throws SQLException {
+    List<Shard> current = store.shards();
+    return current.stream()
+        .filter(s -> s.status() == ShardStatus.ONLINE && s.weight() > 0)
+        .min(Comparator.comparingDouble((Shard s) -> s.keyCount() / s.weight()).thenComparingInt(Shard::id))
+        .map(Shard::id)
+        .orElseThrow(ShardexError.NO_SHARD::exception);
+  }
+
+  private Cache<Object, Placement> placementCache(String keySpace) {
+    return placements.computeIfAbsent(keySpace, k -> Caffeine.newBuilder().maximumSize(options.cacheSize()).build());
+  }
+
+  // ---- change application -----------------------------------------------------------------------
+
+  private void apply(Change change) {
+    switch (change.kind()) {
+      case KEY -> {
+        Cache<Object, Placement> cache = placements.get(change.keySpace());
+        if (cache != null) {
+          // Keys are cached in canonical form; a BIGINT key's text is its Long's text.
+          cache.invalidate(change.key());
+          try {
+            cache.invalidate(Long.valueOf(change.key()));
+          } catch (NumberFormatException notNumeric) {
+            // a STRING key space: the text form was the cache key
+          }
+        }
+      }
+      case TABLE -> tables.invalidate(change.ref());
+      case KEYSPACE -> keySpaces.invalidate(change.keySpace());
+      case SHARD -> {
+        try {
+          shards = loadShards();
+        } catch (SQLException e) {
+          throw new IllegalStateException("cannot reload the shard catalog: " + e.getMessage(), e);
+        }
+      }
+    }
+  }
+
+  private TreeMap<Integer, Shard> loadShards() throws SQLException {
+    TreeMap<Integer, Shard> map = new TreeMap<>();
+    for (Shard s : store.shards()) {
+      map.put(s.id(), s);
+    }
+    return map;
+  }
+
+  private static String clientInfo() {
+    return ProcessHandle.current().pid() + "@" + System.getProperty("user.name", "?");
+  }
+
+  private static void sleep(long ms) throws SQLException {
+    try {
+      Thread.sleep(ms);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw ShardexError.DIRECTORY_STATE.withCause(e, "interrupted while waiting for a moving key");
+    }
+  }
+
+  @Override
+  public void close() {
+    poller.close();
+    try {
+      store.removeClient(clientId);
+    } catch (SQLException e) {
+      // the row ages out: movers stop waiting for a client whose lease has lapsed
+    }
+    if (ownedPool != null) {
+      ownedPool.close();
+    }
+  }
+}

@@ -1,0 +1,23 @@
+package dev.shardex.directory;
+
+import com.github.benmanes.caffeine.cache.Ticker;
+
+/**
+ * How a driver instance uses the directory. {@code ticker} is the clock of the lease, injected so
+ * tests can move time without sleeping; {@code autoPoll=false} leaves polling to the caller.
+ */
+public record DirectoryOptions(
+    long pollMs, long leaseMs, long frozenWaitMs, long cacheSize, Ticker ticker, boolean autoPoll) {
+
+  public static DirectoryOptions defaults() {
+    return new DirectoryOptions(100, 2_000, 5_000, 1_000_000, Ticker.systemTicker(), true);
+  }
+
+  public DirectoryOptions withTicker(Ticker t) {
+    return new DirectoryOptions(pollMs, leaseMs, frozenWaitMs, cacheSize, t, autoPoll);
+  }
+
+  public DirectoryOptions withAutoPoll(boolean on) {
+    return new DirectoryOptions(pollMs, leaseMs, frozenWaitMs, cacheSize, ticker, on);
+  }
+}

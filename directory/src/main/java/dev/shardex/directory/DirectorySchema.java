@@ -1,0 +1,104 @@
+package dev.shardex.directory;
+
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.List;
+
+/**
+ * The directory's tables. Every statement is idempotent, so {@code init} can run on every start.
+ *
+ * <p>Why a {@code change_counter} row instead of relying on AUTO_INCREMENT for the change log:
+ * auto-increment ids are handed out at insert time but become visible at commit time, so a poller
+ * reading "id > 41" could see 43 before 42 commits and skip 42 forever. Taking the counter row's
+ * lock makes change ids commit in order.
+ */
+public final class DirectorySchema {
+  public static final int VERSION = 1;
+
+  static final List<String> DDL = List.of(
+      """
+      CREATE TABLE IF NOT EXISTS shards (
+        id INT NOT NULL PRIMARY KEY,
+        url VARCHAR(1024) NOT NULL,
+        status ENUM('ONLINE','READ_ONLY','OFFLINE') NOT NULL DEFAULT 'ONLINE',
+        weight DOUBLE NOT NULL DEFAULT 1,
+        key_count BIGINT NOT NULL DEFAULT 0
+      ) ENGINE=InnoDB""",
+      """
+      CREATE TABLE IF NOT EXISTS keyspaces (
+        name VARCHAR(64) NOT NULL PRIMARY KEY,
+        key_type ENUM('BIGINT','STRING') NOT NULL,
+        placement VARCHAR(32) NOT NULL DEFAULT 'least_loaded'
+      ) ENGINE=InnoDB""",
+      """
+      CREATE TABLE IF NOT EXISTS logical_tables (
+        name VARCHAR(128) NOT NULL PRIMARY KEY,
+        kind ENUM('SHARDED','GLOBAL','SINGLE') NOT NULL,
+        keyspace VARCHAR(64) NULL,
+        key_column VARCHAR(128) NULL,
+        home_shard INT NULL
+      ) ENGINE=InnoDB""",
+      """
+      CREATE TABLE IF NOT EXISTS key_map (
+        keyspace VARCHAR(64) NOT NULL,
+        k VARCHAR(255) NOT NULL,
+        shard_id INT NOT NULL,
+        state ENUM('ACTIVE','FROZEN') NOT NULL DEFAULT 'ACTIVE',
+        version BIGINT NOT NULL DEFAULT 1,
+        PRIMARY KEY (keyspace, k),
+        KEY by_shard (keyspace, shard_id)
+      ) ENGINE=InnoDB""",
+      """
+      CREATE TABLE IF NOT EXISTS change_counter (
+        id TINYINT NOT NULL PRIMARY KEY,
+        last_change BIGINT NOT NULL
+      ) ENGINE=InnoDB""",
+      "INSERT IGNORE INTO change_counter (id, last_change) VALUES (1, 0)",
+      """
+      CREATE TABLE IF NOT EXISTS changes (
+        id BIGINT NOT NULL PRIMARY KEY,
+        kind ENUM('KEY','TABLE','SHARD','KEYSPACE') NOT NULL,
+        keyspace VARCHAR(64) NULL,
+        k VARCHAR(255) NULL,
+        ref VARCHAR(255) NULL,
+        at TIMESTAMP(6) NOT NULL DEFAULT CURRENT_TIMESTAMP(6)
+      ) ENGINE=InnoDB""",
+      """
+      CREATE TABLE IF NOT EXISTS clients (
+        id VARCHAR(64) NOT NULL PRIMARY KEY,
+        info VARCHAR(255) NOT NULL,
+        started_at TIMESTAMP(6) NOT NULL DEFAULT CURRENT_TIMESTAMP(6),
+        heartbeat_at TIMESTAMP(6) NOT NULL DEFAULT CURRENT_TIMESTAMP(6),
+        applied_change BIGINT NOT NULL DEFAULT 0
+      ) ENGINE=InnoDB""",
+      """
+      CREATE TABLE IF NOT EXISTS moves (
+        id BIGINT NOT NULL AUTO_INCREMENT PRIMARY KEY,
+        keyspace VARCHAR(64) NOT NULL,
+        k VARCHAR(255) NOT NULL,
+        from_shard INT NOT NULL,
+        to_shard INT NOT NULL,
+        step VARCHAR(32) NOT NULL,
+        detail TEXT NULL,
+        started_at TIMESTAMP(6) NOT NULL DEFAULT CURRENT_TIMESTAMP(6),
+        updated_at TIMESTAMP(6) NOT NULL DEFAULT CURRENT_TIMESTAMP(6)
+      ) ENGINE=InnoDB""",
+      """
+      CREATE TABLE IF NOT EXISTS schema_version (
+        id TINYINT NOT NULL PRIMARY KEY,
+        version INT NOT NULL
+      ) ENGINE=InnoDB""",
+      "INSERT IGNORE INTO schema_version (id, version) VALUES (1, " + VERSION + ")");
+
+  private DirectorySchema() {}
+
+  /** Creates whatever part of the schema is missing; safe to run concurrently and repeatedly. */
+  public static void init(Connection connection) throws SQLException {
+    try (Statement s = connection.createStatement()) {
+      for (String ddl : DDL) {
+        s.execute(ddl);
+      }
+    }
+  }
+}

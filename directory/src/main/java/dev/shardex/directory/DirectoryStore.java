@@ -1,0 +1,329 @@
+package dev.shardex.directory;
+
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.List;
+import javax.sql.DataSource;
+
+/**
+ * The directory database, read and written over plain JDBC, with no caching: the authority that
+ * {@link Directory} caches. Every catalog or key-map write appends to the change log in the same
+ * transaction, so a driver that polls the log sees every change, in order.
+ */
+public final class DirectoryStore {
+  private final DataSource dataSource;
+
+  public DirectoryStore(DataSource dataSource) {
+    this.dataSource = dataSource;
+  }
+
+  public DataSource dataSource() {
+    return dataSource;
+  }
+
+  public void init() throws SQLException {
+    try (Connection c = dataSource.getConnection()) {
+      DirectorySchema.init(c);
+    }
+  }
+
+  // ---- shards ---------------------------------------------------------------------------------
+
+  public void addShard(int id, String url, double weight) throws SQLException {
+    inTransaction(c -> {
+      try (PreparedStatement ps = c.prepareStatement(
+          "INSERT INTO shards (id, url, weight) VALUES (?, ?, ?) ON DUPLICATE KEY UPDATE url = VALUES(url), weight = VALUES(weight)")) {
+        ps.setInt(1, id);
+        ps.setString(2, Redact.url(url));
+        ps.setDouble(3, weight);
+        ps.executeUpdate();
+      }
+      logChange(c, Change.Kind.SHARD, null, null, Integer.toString(id));
+      return null;
+    });
+  }
+
+  public void setShardStatus(int id, ShardStatus status) throws SQLException {
+    inTransaction(c -> {
+      try (PreparedStatement ps = c.prepareStatement("UPDATE shards SET status = ? WHERE id = ?")) {
+        ps.setString(1, status.name());
+        ps.setInt(2, id);
+        if (ps.executeUpdate() == 0) {
+          throw ShardexError.UNKNOWN_SHARD.exception(id);
+        }
+      }
+      logChange(c, Change.Kind.SHARD, null, null, Integer.toString(id));
+      return null;
+    });
+  }
+
+  public List<Shard> shards() throws SQLException {
+    return query("SELECT id, url, status, weight, key_count FROM shards ORDER BY id", ps -> {}, rs -> new Shard(
+        rs.getInt(1), rs.getString(2), ShardStatus.valueOf(rs.getString(3)), rs.getDouble(4), rs.getLong(5)));
+  }
+
+  // ---- key spaces and tables --------------------------------------------------------------------
+
+  public void addKeySpace(KeySpace keySpace) throws SQLException {
+    inTransaction(c -> {
+      try (PreparedStatement ps = c.prepareStatement(
+          "INSERT INTO keyspaces (name, key_type, placement) VALUES (?, ?, ?) "
+              + "ON DUPLICATE KEY UPDATE key_type = VALUES(key_type), placement = VALUES(placement)")) {
+        ps.setString(1, keySpace.name());
+        ps.setString(2, keySpace.keyType().name());
+        ps.setString(3, keySpace.placement());
+        ps.executeUpdate();
+      }
+      logChange(c, Change.Kind.KEYSPACE, keySpace.name(), null, null);
+      return null;
+    });
+  }
+
+  public List<KeySpace> keySpaces() throws SQLException {
+    return query("SELECT name, key_type, placement FROM keyspaces ORDER BY name", ps -> {},
+        rs -> new KeySpace(rs.getString(1), KeyType.valueOf(rs.getString(2)), rs.getString(3)));
+  }
+
+  public KeySpace keySpace(String name) throws SQLException {
+    List<KeySpace> found = query("SELECT name, key_type, placement FROM keyspaces WHERE name = ?",
+        ps -> ps.setString(1, name), rs -> new KeySpace(rs.getString(1), KeyType.valueOf(rs.getString(2)), rs.getString(3)));
+    return found.isEmpty() ? null : found.get(0);
+  }
+
+  public void declareTable(TableDef table) throws SQLException {
+    if (table.kind() == TableKind.SHARDED && keySpace(table.keySpace()) == null) {
+      throw ShardexError.BAD_DECLARATION.exception("of table " + table.name(),
+          "key space '" + table.keySpace() + "' does not exist; add it with 'shardex keyspaces add'");
+    }
+    inTransaction(c -> {
+      try (PreparedStatement ps = c.prepareStatement(
+          "INSERT INTO logical_tables (name, kind, keyspace, key_column, home_shard) VALUES (?, ?, ?, ?, ?) "
+              + "ON DUPLICATE KEY UPDATE kind = VALUES(kind), keyspace = VALUES(keyspace), "
+              + "key_column = VALUES(key_column), home_shard = VALUES(home_shard)")) {
+        ps.setString(1, table.name());
+        ps.setString(2, table.kind().name());
+        ps.setString(3, table.keySpace());
+        ps.setString(4, table.keyColumn());
+        ps.setObject(5, table.homeShard());
+        ps.executeUpdate();
+      }
+      logChange(c, Change.Kind.TABLE, null, null, table.name());
+      return null;
+    });
+  }
+
+  public void dropTable(String name) throws SQLException {
+    inTransaction(c -> {
+      try (PreparedStatement ps = c.prepareStatement("DELETE FROM logical_tables WHERE name = ?")) {
+        ps.setString(1, name);
+        ps.executeUpdate();
+      }
+      logChange(c, Change.Kind.TABLE, null, null, name);
+      return null;
+    });
+  }
+
+  public TableDef table(String name) throws SQLException {
+    List<TableDef> found = query(
+        "SELECT name, kind, keyspace, key_column, home_shard FROM logical_tables WHERE name = ?",
+        ps -> ps.setString(1, name), DirectoryStore::tableDef);
+    return found.isEmpty() ? null : found.get(0);
+  }
+
+  public List<TableDef> tables() throws SQLException {
+    return query("SELECT name, kind, keyspace, key_column, home_shard FROM logical_tables ORDER BY name",
+        ps -> {}, DirectoryStore::tableDef);
+  }
+
+  private static TableDef tableDef(ResultSet rs) throws SQLException {
+    int home = rs.getInt(5);
+    Integer homeShard = rs.wasNull() ? null : home;
+    return new TableDef(rs.getString(1), TableKind.valueOf(rs.getString(2)), rs.getString(3), rs.getString(4), homeShard);
+  }
+
+  // ---- the key map ------------------------------------------------------------------------------
+
+  public Placement lookup(String keySpace, String key) throws SQLException {
+    List<Placement> found = query("SELECT shard_id, state, version FROM key_map WHERE keyspace = ? AND k = ?", ps -> {
+      ps.setString(1, keySpace);
+      ps.setString(2, key);
+    }, rs -> new Placement(rs.getInt(1), KeyState.valueOf(rs.getString(2)), rs.getLong(3)));
+    return found.isEmpty() ? null : found.get(0);
+  }
+
+  /**
+   * Places a new key on {@code shardId} unless some other driver placed it first; either way
+   * returns the placement that won. INSERT IGNORE on the primary key is the arbiter.
+   */
+  public Placement placeIfAbsent(String keySpace, String key, int shardId) throws SQLException {
+    boolean inserted = inTransaction(c -> {
+      try (PreparedStatement ps = c.prepareStatement(
+          "INSERT IGNORE INTO key_map (keyspace, k, shard_id, state, version) VALUES (?, ?, ?, 'ACTIVE', 1)")) {
+        ps.setString(1, keySpace);
+        ps.setString(2, key);
+        ps.setInt(3, shardId);
+        if (ps.executeUpdate() == 0) {
+          return false;
+        }
+      }
+      adjustKeyCount(c, shardId, 1);
+      return true;
+    });
+    return inserted ? new Placement(shardId, KeyState.ACTIVE, 1) : lookup(keySpace, key);
+  }
+
+  /** Puts a key on a shard (new or not), as an administrator does: logged, so caches drop it. */
+  public void assign(String keySpace, String key, int shardId) throws SQLException {
+    inTransaction(c -> {
+      Integer previous = null;
+      try (PreparedStatement ps = c.prepareStatement(
+          "SELECT shard_id FROM key_map WHERE keyspace = ? AND k = ? FOR UPDATE")) {
+        ps.setString(1, keySpace);
+        ps.setString(2, key);
+        try (ResultSet rs = ps.executeQuery()) {
+          if (rs.next()) {
+            previous = rs.getInt(1);
+          }
+        }
+      }
+      try (PreparedStatement ps = c.prepareStatement(
+          "INSERT INTO key_map (keyspace, k, shard_id, state, version) VALUES (?, ?, ?, 'ACTIVE', 1) "
+              + "ON DUPLICATE KEY UPDATE shard_id = VALUES(shard_id), state = 'ACTIVE', version = version + 1")) {
+        ps.setString(1, keySpace);
+        ps.setString(2, key);
+        ps.setInt(3, shardId);
+        ps.executeUpdate();
+      }
+      if (previous != null) {
+        adjustKeyCount(c, previous, -1);
+      }
+      adjustKeyCount(c, shardId, 1);
+      logChange(c, Change.Kind.KEY, keySpace, key, null);
+      return null;
+    });
+  }
+
+  private static void adjustKeyCount(Connection c, int shardId, int delta) throws SQLException {
+    try (PreparedStatement ps = c.prepareStatement("UPDATE shards SET key_count = key_count + ? WHERE id = ?")) {
+      ps.setInt(1, delta);
+      ps.setInt(2, shardId);
+      ps.executeUpdate();
+    }
+  }
+
+  // ---- the change log and clients --------------------------------------------------------------
+
+  /** Appends a change inside the caller's transaction; the counter row lock orders commits. */
+  static long logChange(Connection c, Change.Kind kind, String keySpace, String key, String ref) throws SQLException {
+    long id;
+    try (Statement s = c.createStatement()) {
+      s.executeUpdate("UPDATE change_counter SET last_change = LAST_INSERT_ID(last_change + 1) WHERE id = 1");
+      try (ResultSet rs = s.executeQuery("SELECT LAST_INSERT_ID()")) {
+        rs.next();
+        id = rs.getLong(1);
+      }
+    }
+    try (PreparedStatement ps = c.prepareStatement("INSERT INTO changes (id, kind, keyspace, k, ref) VALUES (?, ?, ?, ?, ?)")) {
+      ps.setLong(1, id);
+      ps.setString(2, kind.name());
+      ps.setString(3, keySpace);
+      ps.setString(4, key);
+      ps.setString(5, ref);
+      ps.executeUpdate();
+    }
+    return id;
+  }
+
+  public long lastChange() throws SQLException {
+    return query("SELECT last_change FROM change_counter WHERE id = 1", ps -> {}, rs -> rs.getLong(1)).get(0);
+  }
+
+  public List<Change> changesSince(long after, int limit) throws SQLException {
+    return query("SELECT id, kind, keyspace, k, ref FROM changes WHERE id > ? ORDER BY id LIMIT ?", ps -> {
+      ps.setLong(1, after);
+      ps.setInt(2, limit);
+    }, rs -> new Change(rs.getLong(1), Change.Kind.valueOf(rs.getString(2)), rs.getString(3), rs.getString(4), rs.getString(5)));
+  }
+
+  public void registerClient(String clientId, String info, long appliedChange) throws SQLException {
+    inTransaction(c -> {
+      try (PreparedStatement ps = c.prepareStatement(
+          "INSERT INTO clients (id, info, applied_change) VALUES (?, ?, ?) "
+              + "ON DUPLICATE KEY UPDATE heartbeat_at = CURRENT_TIMESTAMP(6), applied_change = VALUES(applied_change)")) {
+        ps.setString(1, clientId);
+        ps.setString(2, info);
+        ps.setLong(3, appliedChange);
+        ps.executeUpdate();
+      }
+      return null;
+    });
+  }
+
+  /** Records that a client has applied every change up to {@code appliedChange}, by the directory's clock. */
+  public void heartbeat(Connection c, String clientId, long appliedChange) throws SQLException {
+    try (PreparedStatement ps = c.prepareStatement(
+        "UPDATE clients SET heartbeat_at = CURRENT_TIMESTAMP(6), applied_change = ? WHERE id = ?")) {
+      ps.setLong(1, appliedChange);
+      ps.setString(2, clientId);
+      ps.executeUpdate();
+    }
+  }
+
+  public void removeClient(String clientId) throws SQLException {
+    inTransaction(c -> {
+      try (PreparedStatement ps = c.prepareStatement("DELETE FROM clients WHERE id = ?")) {
+        ps.setString(1, clientId);
+        ps.executeUpdate();
+      }
+      return null;
+    });
+  }
+
+  // ---- plumbing ----------------------------------------------------------------------------------
+
+  /** A unit of directory work inside one transaction. */
+  public interface Work<T> {
+    T run(Connection c) throws SQLException;
+  }
+
+  interface Binder {
+    void bind(PreparedStatement ps) throws SQLException;
+  }
+
+  interface RowMapper<T> {
+    T map(ResultSet rs) throws SQLException;
+  }
+
+  public <T> T inTransaction(Work<T> work) throws SQLException {
+    try (Connection c = dataSource.getConnection()) {
+      c.setAutoCommit(false);
+      try {
+        T result = work.run(c);
+        c.commit();
+        return result;
+      } catch (SQLException | RuntimeException e) {
+        c.rollback();
+        throw e;
+      } finally {
+        c.setAutoCommit(true);
+      }
+    }
+  }
+
+  <T> List<T> query(String sql, Binder binder, RowMapper<T> mapper) throws SQLException {
+    try (Connection c = dataSource.getConnection(); PreparedStatement ps = c.prepareStatement(sql)) {
+      binder.bind(ps);
+      try (ResultSet rs = ps.executeQuery()) {
+        List<T> rows = new ArrayList<>();
+        while (rs.next()) {
+          rows.add(mapper.map(rs));
+        }
+        return rows;
+      }
+    }
+  }
+}

@@ -1,0 +1,125 @@
+package dev.shardex.driver;
+
+import dev.shardex.directory.Directory;
+import dev.shardex.directory.DirectoryStore;
+import dev.shardex.directory.KeySpace;
+import dev.shardex.directory.KeyType;
+import dev.shardex.directory.ShardexError;
+import dev.shardex.driver.execute.ShardPools;
+import dev.shardex.driver.route.RouteContext;
+import dev.shardex.driver.sql.TemplateCache;
+import java.lang.reflect.Method;
+import java.sql.SQLException;
+import java.util.Map;
+
+/**
+ * Everything logical connections of one driver instance share: the directory client (with its
+ * caches and lease), the shard pools and the route-template cache. Opening one costs a few
+ * directory round trips and no table-metadata scan, whatever the size of the catalog.
+ */
+public final class Cluster implements AutoCloseable {
+  private final ShardexConfig config;
+  private final Directory directory;
+  private final ShardPools pools;
+  private final TemplateCache templates;
+
+  private Cluster(ShardexConfig config, Directory directory) {
+    this.config = config;
+    this.directory = directory;
+    this.pools = new ShardPools(directory, config, config.passThrough, config.poolSize, config.connectTimeoutMs,
+        config.instance);
+    this.templates = new TemplateCache(config.templateCacheSize);
+  }
+
+  static Cluster open(ShardexConfig config) throws SQLException {
+    if (config.sandboxName != null) {
+      return openSandbox(config);
+    }
+    Directory dir = Directory.open(config.directoryUrl, config.user, config.password, config.directoryOptions(),
+        config.instance);
+    return new Cluster(config, dir);
+  }
+
+  /**
+   * jdbc:shardex:sandbox:NAME starts (or reuses) an embedded cluster from the sandbox module, found
+   * by reflection so the driver does not depend on it, and bootstraps its directory: schema, shard
+   * catalog and the BIGINT key space {@code default}.
+   */
+  private static Cluster openSandbox(ShardexConfig config) throws SQLException {
+    Map<String, String> sandbox = describeSandbox(config.sandboxName, config.sandboxShards);
+    String user = config.user != null ? config.user : sandbox.get("user");
+    String password = config.password != null ? config.password : sandbox.get("password");
+    java.util.Properties props = new java.util.Properties();
+    props.putAll(config.all);
+    props.setProperty("user", user);
+    props.setProperty("password", password);
+    props.remove("shards");
+    props.put(ShardexConfig.CLOCK, config.ticker);
+    ShardexConfig resolved = ShardexConfig.parse(ShardexConfig.PREFIX + sandbox.get("directoryUrl").substring(5), props);
+    bootstrapSandbox(resolved, sandbox.get("shardUrls").split(","));
+    Directory dir = Directory.open(resolved.directoryUrl, user, password, config.directoryOptions(), config.instance);
+    return new Cluster(resolved, dir);
+  }
+
+  @SuppressWarnings("unchecked")
+  private static Map<String, String> describeSandbox(String name, int shards) throws SQLException {
+    try {
+      Class<?> sandbox = Class.forName("dev.shardex.sandbox.SandboxCluster");
+      Method describe = sandbox.getMethod("describeShared", String.class, int.class);
+      return (Map<String, String>) describe.invoke(null, name, shards);
+    } catch (ClassNotFoundException e) {
+      throw ShardexError.BAD_OPTION.withCause(e, "jdbc:shardex:sandbox:", name,
+          "the sandbox module (dev.shardex:shardex-sandbox) is not on the classpath; add it, or use a jdbc:shardex:mysql:// URL");
+    } catch (ReflectiveOperationException | RuntimeException e) {
+      Throwable cause = e.getCause() != null ? e.getCause() : e;
+      throw ShardexError.DIRECTORY_STATE.withCause(cause, "cannot start sandbox cluster '" + name + "': " + cause.getMessage());
+    }
+  }
+
+  private static synchronized void bootstrapSandbox(ShardexConfig c, String[] shardUrls) throws SQLException {
+    com.zaxxer.hikari.HikariConfig hc = new com.zaxxer.hikari.HikariConfig();
+    hc.setJdbcUrl(c.directoryUrl);
+    hc.setUsername(c.user);
+    hc.setPassword(c.password);
+    hc.setMaximumPoolSize(1);
+    hc.setPoolName("shardex-sandbox-bootstrap");
+    try (com.zaxxer.hikari.HikariDataSource ds = new com.zaxxer.hikari.HikariDataSource(hc)) {
+      DirectoryStore store = new DirectoryStore(ds);
+      store.init();
+      if (store.shards().isEmpty()) {
+        for (int i = 0; i < shardUrls.length; i++) {
+          store.addShard(i, shardUrls[i], 1.0);
+        }
+      }
+      if (store.keySpace(KeySpace.DEFAULT) == null) {
+        store.addKeySpace(new KeySpace(KeySpace.DEFAULT, KeyType.BIGINT, KeySpace.LEAST_LOADED));
+      }
+    }
+  }
+
+  public Directory directory() {
+    return directory;
+  }
+
+  public ShardPools pools() {
+    return pools;
+  }
+
+  public TemplateCache templates() {
+    return templates;
+  }
+
+  public ShardexConfig config() {
+    return config;
+  }
+
+  public RouteContext routeContext(Integer preferredShard) {
+    return new RouteContext(directory, config.hints, config.scatterWrites, preferredShard, false);
+  }
+
+  @Override
+  public void close() {
+    pools.close();
+    directory.close();
+  }
+}

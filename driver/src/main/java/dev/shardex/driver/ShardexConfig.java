@@ -1,0 +1,164 @@
+package dev.shardex.driver;
+
+import dev.shardex.directory.DirectoryOptions;
+import dev.shardex.directory.ShardexError;
+import dev.shardex.driver.execute.ShardPools;
+import java.sql.SQLException;
+import java.util.Properties;
+
+/**
+ * A connection request, parsed and validated once: the directory's URL and credentials, the
+ * shardex options, and the options passed through to every shard. Immutable after parsing.
+ *
+ * <p>Passwords: the directory URL kept here has none (they go in {@code user}/{@code password}),
+ * and {@link #toString()} never prints one.
+ */
+public final class ShardexConfig implements ShardPools.Credentials {
+  public static final String PREFIX = "jdbc:shardex:";
+  public static final String SANDBOX = "sandbox:";
+
+  final String directoryUrl;
+  final String sandboxName;
+  final int sandboxShards;
+  final String user;
+  final String password;
+  final Properties all;
+  final Properties passThrough = new Properties();
+  final boolean hints;
+  final boolean scatterWrites;
+  final long pollMs;
+  final long leaseMs;
+  final long frozenWaitMs;
+  final long keyCacheSize;
+  final long templateCacheSize;
+  final int poolSize;
+  final long connectTimeoutMs;
+  final String instance;
+  final boolean autoPoll;
+  final com.github.benmanes.caffeine.cache.Ticker ticker;
+
+  /**
+   * Test seam, only through {@code Properties} (never a URL): a Caffeine {@code Ticker} object under
+   * this key replaces the lease clock, so lease expiry is tested without sleeping.
+   */
+  public static final String CLOCK = "shardex.clock";
+
+  private ShardexConfig(String url, Properties info) throws SQLException {
+    String rest = url.substring(PREFIX.length());
+    int q = rest.indexOf('?');
+    String base = q < 0 ? rest : rest.substring(0, q);
+    Properties props = new Properties();
+    if (q >= 0) {
+      for (String pair : rest.substring(q + 1).split("&")) {
+        if (!pair.isEmpty()) {
+          int eq = pair.indexOf('=');
+          props.setProperty(decode(eq < 0 ? pair : pair.substring(0, eq)), eq < 0 ? "" : decode(pair.substring(eq + 1)));
+        }
+      }
+    }
+    Object clock = null;
+    if (info != null) {
+      for (java.util.Map.Entry<Object, Object> e : info.entrySet()) {
+        if (CLOCK.equals(e.getKey())) {
+          clock = e.getValue();
+        } else {
+          props.setProperty(e.getKey().toString(), e.getValue().toString());
+        }
+      }
+    }
+    if (clock != null && !(clock instanceof com.github.benmanes.caffeine.cache.Ticker)) {
+      throw ShardexError.BAD_OPTION.exception(CLOCK, clock, "expected a com.github.benmanes.caffeine.cache.Ticker");
+    }
+    this.ticker = clock == null ? com.github.benmanes.caffeine.cache.Ticker.systemTicker()
+        : (com.github.benmanes.caffeine.cache.Ticker) clock;
+    this.all = props;
+    if (base.startsWith(SANDBOX)) {
+      this.sandboxName = base.substring(SANDBOX.length());
+      this.sandboxShards = intOption(props, "shards", 4);
+      this.directoryUrl = null;
+      if (sandboxName.isEmpty()) {
+        throw ShardexError.BAD_OPTION.exception("sandbox name", "", "use jdbc:shardex:sandbox:NAME?shards=N");
+      }
+    } else {
+      this.sandboxName = null;
+      this.sandboxShards = 0;
+      this.directoryUrl = "jdbc:" + base;
+    }
+    this.user = props.getProperty("user");
+    this.password = props.getProperty("password");
+    for (String name : props.stringPropertyNames()) {
+      if (!ShardexProperty.isShardexOption(name) && !name.equals("user") && !name.equals("password")
+          && !name.startsWith("shard.") && !name.equals(CLOCK) && !(sandboxName != null && name.equals("shards"))) {
+        passThrough.setProperty(name, props.getProperty(name));
+      }
+    }
+    this.hints = ShardexProperty.HINTS.getBoolean(props);
+    this.scatterWrites = ShardexProperty.SCATTER_WRITES.get(props).equalsIgnoreCase("allow");
+    ShardexProperty.TRANSACTIONS.get(props);
+    this.pollMs = ShardexProperty.POLL_MS.getLong(props);
+    this.leaseMs = ShardexProperty.LEASE_MS.getLong(props);
+    this.frozenWaitMs = ShardexProperty.FROZEN_WAIT_MS.getLong(props);
+    this.keyCacheSize = ShardexProperty.KEY_CACHE_SIZE.getLong(props);
+    this.templateCacheSize = ShardexProperty.TEMPLATE_CACHE_SIZE.getLong(props);
+    this.poolSize = (int) ShardexProperty.POOL_SIZE.getLong(props);
+    this.connectTimeoutMs = ShardexProperty.CONNECT_TIMEOUT_MS.getLong(props);
+    this.instance = ShardexProperty.INSTANCE.get(props);
+    this.autoPoll = ShardexProperty.AUTO_POLL.getBoolean(props);
+    if (pollMs >= leaseMs) {
+      throw ShardexError.BAD_OPTION.exception("shardex.pollMs", pollMs, "must be smaller than shardex.leaseMs (" + leaseMs + ")");
+    }
+  }
+
+  public static boolean accepts(String url) {
+    return url != null && url.startsWith(PREFIX);
+  }
+
+  public static ShardexConfig parse(String url, Properties info) throws SQLException {
+    return new ShardexConfig(url, info);
+  }
+
+  DirectoryOptions directoryOptions() {
+    return new DirectoryOptions(pollMs, leaseMs, frozenWaitMs, keyCacheSize, ticker, autoPoll);
+  }
+
+  /** Clusters are shared by connections that agree on these. */
+  String clusterKey() {
+    return (sandboxName != null ? "sandbox:" + sandboxName : directoryUrl) + "|" + user + "|" + instance + "|"
+        + System.identityHashCode(ticker) + "|"
+        + all.entrySet().stream().filter(e -> !e.getKey().toString().contains("password")).sorted(java.util.Map.Entry.comparingByKey(
+            java.util.Comparator.comparing(Object::toString))).map(Object::toString).toList();
+  }
+
+  @Override
+  public String user(int shard) {
+    return all.getProperty("shard." + shard + ".user", user);
+  }
+
+  @Override
+  public String password(int shard) {
+    return all.getProperty("shard." + shard + ".password", password);
+  }
+
+  private static int intOption(Properties props, String name, int dflt) throws SQLException {
+    String v = props.getProperty(name, Integer.toString(dflt));
+    try {
+      int n = Integer.parseInt(v.trim());
+      if (n < 1 || n > 64) {
+        throw ShardexError.BAD_OPTION.exception(name, v, "expected 1 to 64");
+      }
+      return n;
+    } catch (NumberFormatException e) {
+      throw ShardexError.BAD_OPTION.exception(name, v, "expected a whole number");
+    }
+  }
+
+  private static String decode(String s) {
+    return java.net.URLDecoder.decode(s, java.nio.charset.StandardCharsets.UTF_8);
+  }
+
+  @Override
+  public String toString() {
+    return "ShardexConfig[" + (sandboxName != null ? "sandbox " + sandboxName : dev.shardex.directory.Redact.url(directoryUrl))
+        + ", user=" + user + ", instance=" + instance + "]";
+  }
+}

@@ -1,0 +1,107 @@
+package dev.shardex.driver;
+
+import java.io.PrintWriter;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.sql.SQLFeatureNotSupportedException;
+import java.util.Properties;
+import java.util.logging.Logger;
+import javax.sql.DataSource;
+
+/**
+ * A DataSource for frameworks that want one. It connects through {@link ShardexDriver}, so there is
+ * one way to connect; every {@link ShardexProperty} can be set with {@link #setProperty}.
+ * Pooling the logical connections is left to the application's pool (e.g. HikariCP).
+ */
+public class ShardexDataSource implements DataSource {
+  private final Properties properties = new Properties();
+  private String url;
+  private int loginTimeout;
+
+  public void setUrl(String url) {
+    this.url = url;
+  }
+
+  public String getUrl() {
+    return url;
+  }
+
+  public void setUser(String user) {
+    properties.setProperty("user", user);
+  }
+
+  public void setPassword(String password) {
+    properties.setProperty("password", password);
+  }
+
+  public void setProperty(ShardexProperty option, String value) {
+    properties.setProperty(option.key(), value);
+  }
+
+  public void setProperty(String name, String value) {
+    properties.setProperty(name, value);
+  }
+
+  @Override
+  public Connection getConnection() throws SQLException {
+    return getConnection(null, null);
+  }
+
+  @Override
+  public Connection getConnection(String user, String password) throws SQLException {
+    Properties p = new Properties();
+    p.putAll(properties);
+    if (user != null) {
+      p.setProperty("user", user);
+    }
+    if (password != null) {
+      p.setProperty("password", password);
+    }
+    if (url == null) {
+      throw new SQLException("Shardex: ShardexDataSource has no URL: call setUrl(\"jdbc:shardex:...\")", "08001");
+    }
+    Connection c = new ShardexDriver().connect(url, p);
+    if (c == null) {
+      throw new SQLException("Shardex: '" + dev.shardex.directory.Redact.url(url) + "' is not a jdbc:shardex: URL", "08001");
+    }
+    return c;
+  }
+
+  @Override
+  public PrintWriter getLogWriter() {
+    return null;
+  }
+
+  @Override
+  public void setLogWriter(PrintWriter out) {
+    // Shardex logs through SLF4J
+  }
+
+  @Override
+  public void setLoginTimeout(int seconds) {
+    loginTimeout = seconds;
+  }
+
+  @Override
+  public int getLoginTimeout() {
+    return loginTimeout;
+  }
+
+  @Override
+  public Logger getParentLogger() throws SQLFeatureNotSupportedException {
+    throw new SQLFeatureNotSupportedException("Shardex logs through SLF4J", "0A000");
+  }
+
+  @Override
+  public <T> T unwrap(Class<T> iface) throws SQLException {
+    if (iface.isInstance(this)) {
+      return iface.cast(this);
+    }
+    throw new SQLException("Shardex: not a wrapper for " + iface.getName(), "HY000");
+  }
+
+  @Override
+  public boolean isWrapperFor(Class<?> iface) {
+    return iface.isInstance(this);
+  }
+}

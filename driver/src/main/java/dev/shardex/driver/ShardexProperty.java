@@ -1,0 +1,94 @@
+package dev.shardex.driver;
+
+import dev.shardex.directory.ShardexError;
+import java.sql.DriverPropertyInfo;
+import java.sql.SQLException;
+import java.util.Properties;
+
+/**
+ * Every {@code shardex.*} option, with its default and meaning. One list feeds the driver's
+ * getPropertyInfo, the DataSource's setters, validation, and the README's option table.
+ */
+public enum ShardexProperty {
+  HINTS("shardex.hints", "false", "Honour routing hints /* shardex:key=K */ and /* shardex:shard=N */.", "true", "false"),
+  SCATTER_WRITES("shardex.scatterWrites", "deny",
+      "UPDATE/DELETE of a SHARDED table without its key: 'deny' refuses them, 'allow' runs them on every shard.",
+      "deny", "allow"),
+  TRANSACTIONS("shardex.transactions", "single",
+      "What a transaction may touch: 'single' = one shard (a second shard is refused). best_effort and xa come with cross-shard transactions.",
+      "single"),
+  POLL_MS("shardex.pollMs", "100", "How often (ms) the driver polls the directory's change log and heartbeats."),
+  LEASE_MS("shardex.leaseMs", "2000",
+      "Writes are refused once the last successful directory poll is older than this (ms)."),
+  FROZEN_WAIT_MS("shardex.frozenWaitMs", "5000", "How long (ms) a write to a key being moved waits before failing."),
+  KEY_CACHE_SIZE("shardex.keyCacheSize", "1000000", "Maximum cached key placements per key space."),
+  TEMPLATE_CACHE_SIZE("shardex.templateCacheSize", "10000", "Maximum cached route templates (distinct SQL texts)."),
+  POOL_SIZE("shardex.poolSize", "10", "Maximum physical connections per shard (HikariCP maximumPoolSize)."),
+  CONNECT_TIMEOUT_MS("shardex.connectTimeoutMs", "3000",
+      "How long (ms) a statement waits for a shard connection before failing with SQLState 08001."),
+  AUTO_POLL("shardex.autoPoll", "true",
+      "Poll the directory in the background. Off only for tests that poll by hand; with it off the lease lapses unless they do.",
+      "true", "false"),
+  INSTANCE("shardex.instance", "default",
+      "Name of this driver instance; connections with the same directory, user and instance share one directory client, caches and pools.");
+
+  private final String key;
+  private final String defaultValue;
+  private final String description;
+  private final String[] choices;
+
+  ShardexProperty(String key, String defaultValue, String description, String... choices) {
+    this.key = key;
+    this.defaultValue = defaultValue;
+    this.description = description;
+    this.choices = choices;
+  }
+
+  public String key() {
+    return key;
+  }
+
+  public String defaultValue() {
+    return defaultValue;
+  }
+
+  public String description() {
+    return description;
+  }
+
+  public String get(Properties props) throws SQLException {
+    String v = props.getProperty(key, defaultValue).trim();
+    if (choices.length > 0 && java.util.Arrays.stream(choices).noneMatch(c -> c.equalsIgnoreCase(v))) {
+      throw ShardexError.BAD_OPTION.exception(key, v, "expected one of " + String.join(", ", choices));
+    }
+    return v;
+  }
+
+  public boolean getBoolean(Properties props) throws SQLException {
+    return Boolean.parseBoolean(get(props));
+  }
+
+  public long getLong(Properties props) throws SQLException {
+    String v = get(props);
+    try {
+      long n = Long.parseLong(v);
+      if (n <= 0) {
+        throw ShardexError.BAD_OPTION.exception(key, v, "expected a positive whole number");
+      }
+      return n;
+    } catch (NumberFormatException e) {
+      throw ShardexError.BAD_OPTION.exception(key, v, "expected a positive whole number");
+    }
+  }
+
+  public DriverPropertyInfo info(Properties props) {
+    DriverPropertyInfo info = new DriverPropertyInfo(key, props.getProperty(key, defaultValue));
+    info.description = description + " Default: " + defaultValue + ".";
+    info.choices = choices.length > 0 ? choices.clone() : null;
+    return info;
+  }
+
+  public static boolean isShardexOption(String name) {
+    return name.startsWith("shardex.");
+  }
+}

@@ -1,0 +1,14 @@
+package dev.shardex.driver.execute;
+
+import java.sql.ResultSet;
+
+/** What a statement produced: a result set, or an update count (and maybe generated keys). */
+public record Outcome(ResultSet resultSet, long updateCount, ResultSet generatedKeys) {
+  public static Outcome count(long n, ResultSet keys) {
+    return new Outcome(null, n, keys);
+  }
+
+  public boolean isQuery() {
+    return resultSet != null;
+  }
+}

@@ -1,0 +1,62 @@
+package dev.shardex.driver.execute;
+
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The session a logical connection has asked for, replayed on every physical connection it uses.
+ * Only what differs from a pooled connection's defaults is replayed, so the common case costs no
+ * round trip. SET statements make the session "sticky" (see {@link ShardSession}).
+ */
+public final class SessionState {
+  boolean autoCommit = true;
+  Integer isolation;
+  boolean readOnly;
+  String catalog;
+  final List<String> sets = new ArrayList<>();
+
+  public boolean autoCommit() {
+    return autoCommit;
+  }
+
+  public Integer isolation() {
+    return isolation;
+  }
+
+  public boolean readOnly() {
+    return readOnly;
+  }
+
+  public String catalog() {
+    return catalog;
+  }
+
+  boolean sticky() {
+    return !sets.isEmpty();
+  }
+
+  void applyTo(Connection c) throws SQLException {
+    if (!autoCommit) {
+      c.setAutoCommit(false);
+    }
+    if (isolation != null) {
+      c.setTransactionIsolation(isolation);
+    }
+    if (readOnly) {
+      c.setReadOnly(true);
+    }
+    if (catalog != null) {
+      c.setCatalog(catalog);
+    }
+    if (!sets.isEmpty()) {
+      try (Statement s = c.createStatement()) {
+        for (String set : sets) {
+          s.execute(set);
+        }
+      }
+    }
+  }
+}

@@ -1,0 +1,230 @@
+package dev.shardex.driver.execute;
+
+import dev.shardex.directory.Directory;
+import dev.shardex.directory.Shard;
+import dev.shardex.directory.ShardexError;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+
+/**
+ * The physical side of one logical connection.
+ *
+ * <p>Autocommit: each statement borrows a connection from the shard's pool and gives it back when
+ * its result is consumed. Transaction (autocommit off): the first statement on a shard pins that
+ * shard's connection until commit or rollback; in mode {@code single} a second shard is refused
+ * before anything runs there. Sticky session: once the application sends a SET, every connection
+ * it uses carries that state, so connections are pinned too and, because a pool cannot undo a SET,
+ * evicted rather than pooled when the logical connection lets them go.
+ */
+public final class ShardSession implements ShardAccess {
+  private final Directory directory;
+  private final ShardPools pools;
+  private final ShardPools.Credentials credentials;
+  private final SessionState state = new SessionState();
+  private final TreeMap<Integer, Connection> pinned = new TreeMap<>();
+
+  public ShardSession(Directory directory, ShardPools pools, ShardPools.Credentials credentials) {
+    this.directory = directory;
+    this.pools = pools;
+    this.credentials = credentials;
+  }
+
+  public SessionState state() {
+    return state;
+  }
+
+  /** The shard a transaction runs on, if any: reads that may go anywhere go there. */
+  public Integer transactionShard() {
+    return !state.autoCommit && !pinned.isEmpty() ? pinned.firstKey() : null;
+  }
+
+  @Override
+  public void checkScope(List<Integer> shards, boolean write) throws SQLException {
+    if (state.autoCommit || shards.isEmpty()) {
+      return;
+    }
+    Integer current = pinned.isEmpty() ? null : pinned.firstKey();
+    for (int s : shards) {
+      if (current == null) {
+        current = s;
+      } else if (s != current) {
+        throw ShardexError.SECOND_SHARD.exception(current, shards.size() > 1 ? joined(shards) : Integer.toString(s));
+      }
+    }
+  }
+
+  @Override
+  public ShardLease acquire(int shardId, boolean write, boolean mayPin) throws SQLException {
+    Shard shard = directory.shard(shardId);
+    if (!shard.status().acceptsReads()) {
+      throw ShardexError.SHARD_OFFLINE.exception(shardId, shardId);
+    }
+    if (write && !shard.status().acceptsWrites()) {
+      throw ShardexError.SHARD_READ_ONLY.exception(shardId, shardId);
+    }
+    Connection c = pinned.get(shardId);
+    if (c != null && mayPin) {
+      return new ShardLease(this, shard, c, true);
+    }
+    boolean pin = mayPin && (!state.autoCommit || state.sticky());
+    if (pin) {
+      checkScope(List.of(shardId), write);
+    }
+    c = pools.borrow(shard);
+    try {
+      if (mayPin) {
+        state.applyTo(c);
+      } else if (state.catalog != null) {
+        c.setCatalog(state.catalog);
+      }
+    } catch (SQLException e) {
+      c.close();
+      throw translate(shard, e);
+    }
+    if (pin) {
+      pinned.put(shardId, c);
+    }
+    return new ShardLease(this, shard, c, pin);
+  }
+
+  SQLException translate(Shard shard, SQLException e) {
+    return ShardErrors.translate(shard, e, credentials.password(shard.id()));
+  }
+
+  // ---- session changes, replayed on the connections already pinned --------------------------------
+
+  public void setAutoCommit(boolean on) throws SQLException {
+    if (on == state.autoCommit) {
+      return;
+    }
+    if (on) {
+      commit(); // JDBC: switching autocommit on commits the running transaction
+    }
+    state.autoCommit = on;
+    forEachPinned(c -> c.setAutoCommit(on));
+    if (on) {
+      releaseUnlessSticky();
+    }
+  }
+
+  public void setIsolation(int level) throws SQLException {
+    state.isolation = level;
+    forEachPinned(c -> c.setTransactionIsolation(level));
+  }
+
+  public void setReadOnly(boolean on) throws SQLException {
+    state.readOnly = on;
+    forEachPinned(c -> c.setReadOnly(on));
+  }
+
+  public void setCatalog(String catalog) throws SQLException {
+    state.catalog = catalog;
+    forEachPinned(c -> c.setCatalog(catalog));
+  }
+
+  /** Records a SET statement and runs it on every pinned connection. */
+  public void addSet(String sql) throws SQLException {
+    forEachPinned(c -> {
+      try (Statement s = c.createStatement()) {
+        s.execute(sql);
+      }
+    });
+    state.sets.add(sql);
+  }
+
+  public void commit() throws SQLException {
+    endTransaction(true);
+  }
+
+  public void rollback() throws SQLException {
+    endTransaction(false);
+  }
+
+  private void endTransaction(boolean commit) throws SQLException {
+    if (state.autoCommit) {
+      return;
+    }
+    forEachPinned(c -> {
+      if (commit) {
+        c.commit();
+      } else {
+        c.rollback();
+      }
+    });
+    releaseUnlessSticky();
+  }
+
+  private void releaseUnlessSticky() throws SQLException {
+    if (!state.sticky()) {
+      releaseAll();
+    }
+  }
+
+  /** Gives every pinned connection back (or evicts it, when it carries SET state). */
+  public void releaseAll() throws SQLException {
+    SQLException first = null;
+    for (Map.Entry<Integer, Connection> e : pinned.entrySet()) {
+      try {
+        if (state.sticky()) {
+          pools.evict(directory.shard(e.getKey()), e.getValue());
+        } else {
+          e.getValue().close();
+        }
+      } catch (SQLException ex) {
+        first = first == null ? ex : first;
+      }
+    }
+    pinned.clear();
+    if (first != null) {
+      throw first;
+    }
+  }
+
+  public void close() throws SQLException {
+    if (!state.autoCommit) {
+      try {
+        forEachPinned(Connection::rollback);
+      } catch (SQLException ignored) {
+        // closing without commit rolls back; a dead shard has rolled back already
+      }
+    }
+    releaseAll();
+  }
+
+  /** A physical connection for metadata calls: any readable shard, pooled. */
+  public ShardLease anyShard() throws SQLException {
+    Integer tx = transactionShard();
+    return acquire(tx != null ? tx : directory.anyReadableShard(), false, true);
+  }
+
+  private interface ConnectionAction {
+    void run(Connection c) throws SQLException;
+  }
+
+  private void forEachPinned(ConnectionAction action) throws SQLException {
+    List<SQLException> errors = new ArrayList<>();
+    for (Map.Entry<Integer, Connection> e : pinned.entrySet()) {
+      try {
+        action.run(e.getValue());
+      } catch (SQLException ex) {
+        errors.add(translate(directory.shard(e.getKey()), ex));
+      }
+    }
+    if (!errors.isEmpty()) {
+      SQLException first = errors.get(0);
+      errors.stream().skip(1).forEach(first::setNextException);
+      throw first;
+    }
+  }
+
+  private static String joined(List<Integer> shards) {
+    StringBuilder s = new StringBuilder();
+    shards.forEach(id -> s.append(s.length() == 0 ? "" : ", ").append(id));
+    return s.toString();
+  }
+}

@@ -1,0 +1,29 @@
+package dev.shardex.driver.jdbc;
+
+import dev.shardex.directory.ShardexError;
+import java.sql.SQLException;
+import java.sql.SQLFeatureNotSupportedException;
+
+/** The JDBC layer's few shared helpers: one way to refuse a call, one way to check for close. */
+public final class Jdbc {
+  private Jdbc() {}
+
+  public static SQLFeatureNotSupportedException unsupported(String method) {
+    return (SQLFeatureNotSupportedException) ShardexError.UNSUPPORTED.exception(method,
+        "Shardex does not implement this JDBC call yet");
+  }
+
+  static void checkOpen(boolean closed, String what) throws SQLException {
+    if (closed) {
+      throw ShardexError.CLOSED.exception(what);
+    }
+  }
+
+  static SQLException notAQuery() {
+    return new SQLException("Shardex: the statement did not return a result set; use execute() or executeUpdate()", "HY000");
+  }
+
+  static SQLException notAnUpdate() {
+    return new SQLException("Shardex: the statement returned a result set; use executeQuery() or execute()", "HY000");
+  }
+}

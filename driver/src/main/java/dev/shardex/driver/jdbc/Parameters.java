@@ -1,0 +1,75 @@
+package dev.shardex.driver.jdbc;
+
+import dev.shardex.directory.ShardexError;
+import java.sql.PreparedStatement;
+import java.sql.SQLException;
+import java.util.Arrays;
+
+/**
+ * A prepared statement's parameters as the application set them: the value of each (for routing)
+ * and how to bind it on the shard's statement (replayed exactly, so types and streams survive).
+ */
+public final class Parameters {
+  /** Replays one setter call on a physical statement. */
+  @FunctionalInterface
+  public interface Binder {
+    void bind(PreparedStatement ps) throws SQLException;
+  }
+
+  private Object[] values;
+  private Binder[] binders;
+  private int count;
+
+  Parameters(int expected) {
+    values = new Object[Math.max(expected, 4)];
+    binders = new Binder[values.length];
+    count = expected;
+  }
+
+  private Parameters(Object[] values, Binder[] binders, int count) {
+    this.values = values;
+    this.binders = binders;
+    this.count = count;
+  }
+
+  public void set(int index, Object value, Binder binder) throws SQLException {
+    if (index < 1) {
+      throw new SQLException("Shardex: parameter index " + index + " is out of range (they start at 1)", "07009");
+    }
+    if (index > values.length) {
+      int size = Math.max(index, values.length * 2);
+      values = Arrays.copyOf(values, size);
+      binders = Arrays.copyOf(binders, size);
+    }
+    values[index - 1] = value;
+    binders[index - 1] = binder;
+    count = Math.max(count, index);
+  }
+
+  public Object[] values() {
+    return values;
+  }
+
+  void clear() {
+    Arrays.fill(values, null);
+    Arrays.fill(binders, null);
+  }
+
+  /** Binds every parameter; a missing one fails here, before the shard sees the statement. */
+  void bind(PreparedStatement ps, int expected) throws SQLException {
+    for (int i = 0; i < expected; i++) {
+      if (i >= binders.length || binders[i] == null) {
+        throw new SQLException("Shardex: parameter " + (i + 1) + " of " + expected + " is not set", "07001");
+      }
+      binders[i].bind(ps);
+    }
+  }
+
+  Parameters snapshot() {
+    return new Parameters(values.clone(), binders.clone(), count);
+  }
+
+  static SQLException missingKey(int index) {
+    return ShardexError.DIRECTORY_STATE.exception("parameter " + index + " is not set");
+  }
+}

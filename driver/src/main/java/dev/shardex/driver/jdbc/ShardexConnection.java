@@ -1,0 +1,427 @@
+package dev.shardex.driver.jdbc;
+
+import dev.shardex.directory.ShardexError;
+import dev.shardex.driver.Cluster;
+import dev.shardex.driver.execute.Outcome;
+import dev.shardex.driver.execute.PlanExecutor;
+import dev.shardex.driver.execute.ShardCall;
+import dev.shardex.driver.execute.ShardLease;
+import dev.shardex.driver.execute.ShardSession;
+import dev.shardex.driver.merge.InMemoryResults;
+import dev.shardex.driver.route.Fanout;
+import dev.shardex.driver.route.RoutePlan;
+import dev.shardex.driver.route.Router;
+import dev.shardex.driver.sql.Analysis;
+import dev.shardex.driver.sql.Analyzer;
+import dev.shardex.driver.sql.RouteTemplate;
+import java.sql.Connection;
+import java.sql.DatabaseMetaData;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.SQLWarning;
+import java.sql.Statement;
+import java.sql.Types;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.IdentityHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import java.util.Set;
+import java.util.regex.Matcher;
+
+/**
+ * A logical connection: the thin JDBC face over the pipeline. Statements hand it a template and
+ * values; it runs session and transaction statements itself and sends the rest through
+ * route -> execute (-> merge, inside the executor's result sets).
+ */
+public final class ShardexConnection extends UnsupportedConnection {
+  private final Cluster cluster;
+  private final String url;
+  private final ShardSession session;
+  private final Set<ShardexStatement> statements = Collections.newSetFromMap(new IdentityHashMap<>());
+  private boolean closed;
+  private boolean implicitTransaction;
+  private ShardLease metadataLease;
+
+  public ShardexConnection(Cluster cluster, String url) {
+    this.cluster = cluster;
+    this.url = url;
+    this.session = new ShardSession(cluster.directory(), cluster.pools(), cluster.config());
+  }
+
+  public Cluster cluster() {
+    return cluster;
+  }
+
+  ShardSession session() {
+    return session;
+  }
+
+  RoutePlan planFor(RouteTemplate t, Object[] values) throws SQLException {
+    return Router.route(t, values, cluster.routeContext(session.transactionShard()));
+  }
+
+  /** The pipeline for one statement execution. */
+  Outcome run(RouteTemplate t, Object[] values, String sql, ShardCall call, boolean keys, Statement owner)
+      throws SQLException {
+    Jdbc.checkOpen(closed, "connection");
+    switch (t.type()) {
+      case SESSION:
+        applySession(SessionStatements.body(sql));
+        return Outcome.count(0, null);
+      case TRANSACTION:
+        return transaction(SessionStatements.body(sql), call, owner);
+      case EXPLAIN_ROUTE:
+        return explain(Analyzer.explained(sql));
+      default:
+        RoutePlan plan = planFor(t, values);
+        if (plan.fanout() != Fanout.DDL) {
+          return PlanExecutor.execute(plan, session, call, keys, owner, t.type().name());
+        }
+        return ddl(plan, call, owner, sql);
+    }
+  }
+
+  private Outcome ddl(RoutePlan plan, ShardCall call, Statement owner, String sql) throws SQLException {
+    Outcome out;
+    try {
+      out = PlanExecutor.execute(plan, session, call, false, owner, "DDL '" + abbreviate(sql) + "'");
+    } catch (SQLException e) {
+      if (ShardexError.DDL_PARTIAL.is(e)) {
+        recordDeclaration(plan);
+      }
+      throw e;
+    }
+    recordDeclaration(plan);
+    for (String dropped : plan.undeclare()) {
+      cluster.directory().undeclare(dropped);
+    }
+    return out;
+  }
+
+  private void recordDeclaration(RoutePlan plan) throws SQLException {
+    if (plan.declare() != null) {
+      cluster.directory().declare(plan.declare());
+    }
+  }
+
+  private void applySession(String sql) throws SQLException {
+    Matcher m;
+    if ((m = SessionStatements.match(SessionStatements.USE, sql)).matches()) {
+      session.setCatalog(m.group(1));
+    } else if ((m = SessionStatements.match(SessionStatements.AUTOCOMMIT, sql)).matches()) {
+      setAutoCommit(SessionStatements.onOff(m.group(1)));
+    } else if ((m = SessionStatements.match(SessionStatements.ISOLATION, sql)).matches()) {
+      session.setIsolation(SessionStatements.isolation(m.group(1)));
+    } else {
+      session.addSet(sql);
+    }
+  }
+
+  private Outcome transaction(String sql, ShardCall call, Statement owner) throws SQLException {
+    if (SessionStatements.match(SessionStatements.BEGIN, sql).matches()) {
+      if (session.state().autoCommit()) {
+        session.setAutoCommit(false);
+        implicitTransaction = true;
+      }
+    } else if (SessionStatements.match(SessionStatements.COMMIT, sql).matches()) {
+      commit();
+    } else if (SessionStatements.match(SessionStatements.ROLLBACK, sql).matches()) {
+      rollback();
+    } else {
+      // SAVEPOINT, RELEASE SAVEPOINT, ROLLBACK TO, XA: they belong to the transaction's shard.
+      Integer shard = session.transactionShard();
+      if (shard == null) {
+        throw ShardexError.UNSUPPORTED.exception("'" + abbreviate(sql) + "' outside a transaction that has run a statement",
+            "run a statement of the transaction first, so it has a shard");
+      }
+      return PlanExecutor.execute(RoutePlan.one(shard, false), session, call, false, owner, "transaction");
+    }
+    return Outcome.count(0, null);
+  }
+
+  private Outcome explain(String inner) throws SQLException {
+    Analysis a = cluster.templates().plain(inner);
+    List<Object[]> rows = new ArrayList<>();
+    switch (a.template().type()) {
+      case SESSION, TRANSACTION, EXPLAIN_ROUTE -> rows.add(new Object[] {null, inner});
+      default -> {
+        RoutePlan plan = Router.route(a.template(), a.literals(),
+            cluster.routeContext(session.transactionShard()).explaining());
+        for (int shard : plan.shards()) {
+          rows.add(new Object[] {shard, inner});
+        }
+      }
+    }
+    return new Outcome(InMemoryResults.of(List.of("shard_id", "sql_sent"), List.of(Types.INTEGER, Types.VARCHAR), rows), -1,
+        null);
+  }
+
+  private static String abbreviate(String sql) {
+    String s = sql.strip().replaceAll("\\s+", " ");
+    return s.length() > 80 ? s.substring(0, 77) + "..." : s;
+  }
+
+  void forget(ShardexStatement s) {
+    statements.remove(s);
+  }
+
+  private <T extends ShardexStatement> T track(T s) {
+    statements.add(s);
+    return s;
+  }
+
+  // ---- statements -----------------------------------------------------------------------------------
+
+  @Override
+  public Statement createStatement() throws SQLException {
+    Jdbc.checkOpen(closed, "connection");
+    return track(new ShardexStatement(this));
+  }
+
+  @Override
+  public Statement createStatement(int type, int concurrency) throws SQLException {
+    checkForwardReadOnly(type, concurrency);
+    return createStatement();
+  }
+
+  @Override
+  public Statement createStatement(int type, int concurrency, int holdability) throws SQLException {
+    return createStatement(type, concurrency);
+  }
+
+  @Override
+  public PreparedStatement prepareStatement(String sql) throws SQLException {
+    Jdbc.checkOpen(closed, "connection");
+    return track(new ShardexPreparedStatement(this, sql, false));
+  }
+
+  @Override
+  public PreparedStatement prepareStatement(String sql, int autoGeneratedKeys) throws SQLException {
+    Jdbc.checkOpen(closed, "connection");
+    return track(new ShardexPreparedStatement(this, sql, autoGeneratedKeys == Statement.RETURN_GENERATED_KEYS));
+  }
+
+  @Override
+  public PreparedStatement prepareStatement(String sql, int[] columnIndexes) throws SQLException {
+    return prepareStatement(sql, Statement.RETURN_GENERATED_KEYS);
+  }
+
+  @Override
+  public PreparedStatement prepareStatement(String sql, String[] columnNames) throws SQLException {
+    return prepareStatement(sql, Statement.RETURN_GENERATED_KEYS);
+  }
+
+  @Override
+  public PreparedStatement prepareStatement(String sql, int type, int concurrency) throws SQLException {
+    checkForwardReadOnly(type, concurrency);
+    return prepareStatement(sql);
+  }
+
+  @Override
+  public PreparedStatement prepareStatement(String sql, int type, int concurrency, int holdability) throws SQLException {
+    return prepareStatement(sql, type, concurrency);
+  }
+
+  private static void checkForwardReadOnly(int type, int concurrency) throws SQLException {
+    if (type != ResultSet.TYPE_FORWARD_ONLY || concurrency != ResultSet.CONCUR_READ_ONLY) {
+      throw Jdbc.unsupported("scrollable or updatable result sets");
+    }
+  }
+
+  @Override
+  public String nativeSQL(String sql) {
+    return sql;
+  }
+
+  // ---- transactions and session ----------------------------------------------------------------------
+
+  @Override
+  public void setAutoCommit(boolean autoCommit) throws SQLException {
+    Jdbc.checkOpen(closed, "connection");
+    implicitTransaction = false;
+    session.setAutoCommit(autoCommit);
+  }
+
+  @Override
+  public boolean getAutoCommit() throws SQLException {
+    Jdbc.checkOpen(closed, "connection");
+    return session.state().autoCommit();
+  }
+
+  @Override
+  public void commit() throws SQLException {
+    Jdbc.checkOpen(closed, "connection");
+    session.commit();
+    endImplicit();
+  }
+
+  @Override
+  public void rollback() throws SQLException {
+    Jdbc.checkOpen(closed, "connection");
+    session.rollback();
+    endImplicit();
+  }
+
+  private void endImplicit() throws SQLException {
+    if (implicitTransaction) {
+      implicitTransaction = false;
+      session.setAutoCommit(true);
+    }
+  }
+
+  @Override
+  public void setTransactionIsolation(int level) throws SQLException {
+    session.setIsolation(level);
+  }
+
+  @Override
+  public int getTransactionIsolation() {
+    Integer level = session.state().isolation();
+    return level == null ? Connection.TRANSACTION_REPEATABLE_READ : level;
+  }
+
+  @Override
+  public void setReadOnly(boolean readOnly) throws SQLException {
+    session.setReadOnly(readOnly);
+  }
+
+  @Override
+  public boolean isReadOnly() {
+    return session.state().readOnly();
+  }
+
+  @Override
+  public void setCatalog(String catalog) throws SQLException {
+    session.setCatalog(catalog);
+  }
+
+  @Override
+  public String getCatalog() throws SQLException {
+    if (session.state().catalog() != null) {
+      return session.state().catalog();
+    }
+    try (ShardLease lease = session.anyShard()) {
+      return lease.connection().getCatalog();
+    }
+  }
+
+  @Override
+  public void setSchema(String schema) {
+    // MySQL has catalogs (databases), not schemas; Connector/J ignores this too
+  }
+
+  @Override
+  public String getSchema() {
+    return null;
+  }
+
+  // ---- metadata and lifecycle ---------------------------------------------------------------------------
+
+  /** The metadata of one readable shard (all shards share the schema); its connection is held until close. */
+  @Override
+  public DatabaseMetaData getMetaData() throws SQLException {
+    Jdbc.checkOpen(closed, "connection");
+    if (metadataLease == null) {
+      metadataLease = session.anyShard();
+    }
+    return metadataLease.connection().getMetaData();
+  }
+
+  @Override
+  public boolean isValid(int timeout) {
+    return !closed;
+  }
+
+  @Override
+  public void close() throws SQLException {
+    if (closed) {
+      return;
+    }
+    closed = true;
+    List<AutoCloseable> all = new ArrayList<>(statements);
+    all.add(session::close);
+    all.add(metadataLease);
+    dev.shardex.driver.merge.Closing.closeAll(all);
+  }
+
+  @Override
+  public boolean isClosed() {
+    return closed;
+  }
+
+  @Override
+  public void abort(java.util.concurrent.Executor executor) throws SQLException {
+    close();
+  }
+
+  @Override
+  public SQLWarning getWarnings() {
+    return null;
+  }
+
+  @Override
+  public void clearWarnings() {
+    // none kept
+  }
+
+  @Override
+  public int getHoldability() {
+    return ResultSet.HOLD_CURSORS_OVER_COMMIT;
+  }
+
+  @Override
+  public void setHoldability(int holdability) {
+    // MySQL holds cursors over commit
+  }
+
+  @Override
+  public Map<String, Class<?>> getTypeMap() {
+    return new java.util.HashMap<>();
+  }
+
+  @Override
+  public void setTypeMap(Map<String, Class<?>> map) {
+    // no user-defined types in MySQL
+  }
+
+  @Override
+  public Properties getClientInfo() {
+    return new Properties();
+  }
+
+  @Override
+  public String getClientInfo(String name) {
+    return null;
+  }
+
+  @Override
+  public int getNetworkTimeout() {
+    return 0;
+  }
+
+  @Override
+  public void setNetworkTimeout(java.util.concurrent.Executor executor, int milliseconds) {
+    // statements time out through setQueryTimeout; shard sockets through Connector/J options
+  }
+
+  @Override
+  public <T> T unwrap(Class<T> iface) throws SQLException {
+    if (iface.isInstance(this)) {
+      return iface.cast(this);
+    }
+    throw new SQLException("Shardex: not a wrapper for " + iface.getName(), "HY000");
+  }
+
+  @Override
+  public boolean isWrapperFor(Class<?> iface) {
+    return iface.isInstance(this);
+  }
+
+  @Override
+  public String toString() {
+    return "ShardexConnection[" + dev.shardex.directory.Redact.url(url) + "]";
+  }
+}

@@ -1,0 +1,130 @@
+package dev.shardex.driver.jdbc;
+
+import dev.shardex.driver.execute.ShardCall;
+import dev.shardex.driver.sql.RouteTemplate;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.ResultSetMetaData;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * A prepared statement: analysed once when prepared (or found in the template cache), routed on
+ * every execution from its parameter values, and prepared on the chosen shard's connection, where
+ * Connector/J's statement cache makes re-preparing cheap.
+ */
+public final class ShardexPreparedStatement extends UnsupportedPreparedStatement {
+  private final String sql;
+  private final RouteTemplate template;
+  private final boolean wantKeys;
+  private final Parameters parameters;
+  private final List<Parameters> batch = new ArrayList<>();
+
+  ShardexPreparedStatement(ShardexConnection connection, String sql, boolean wantKeys) throws SQLException {
+    super(connection);
+    this.sql = sql;
+    this.template = connection.cluster().templates().prepared(sql);
+    this.wantKeys = wantKeys;
+    this.parameters = new Parameters(template.parameterCount());
+  }
+
+  @Override
+  protected Parameters parameters() {
+    return parameters;
+  }
+
+  String sql() {
+    return sql;
+  }
+
+  RouteTemplate template() {
+    return template;
+  }
+
+  boolean wantKeys() {
+    return wantKeys;
+  }
+
+  /** The physical statement for one shard, with these parameters bound. */
+  PreparedStatement prepare(java.sql.Connection c) throws SQLException {
+    return wantKeys ? c.prepareStatement(sql, Statement.RETURN_GENERATED_KEYS) : c.prepareStatement(sql);
+  }
+
+  @Override
+  public boolean execute() throws SQLException {
+    checkOpen();
+    Parameters bound = parameters;
+    ShardCall call = (c, shard) -> {
+      PreparedStatement ps = prepare(c);
+      try {
+        configure(ps);
+        bound.bind(ps, template.parameterCount());
+        ps.execute();
+        return ps;
+      } catch (SQLException e) {
+        ps.close();
+        throw e;
+      }
+    };
+    return finish(connection.run(template, parameters.values(), sql, call, wantKeys, this));
+  }
+
+  @Override
+  public ResultSet executeQuery() throws SQLException {
+    if (!execute()) {
+      throw Jdbc.notAQuery();
+    }
+    return getResultSet();
+  }
+
+  @Override
+  public int executeUpdate() throws SQLException {
+    return (int) executeLargeUpdate();
+  }
+
+  @Override
+  public long executeLargeUpdate() throws SQLException {
+    if (execute()) {
+      throw Jdbc.notAnUpdate();
+    }
+    return getLargeUpdateCount();
+  }
+
+  @Override
+  public void clearParameters() {
+    parameters.clear();
+  }
+
+  @Override
+  public void addBatch() throws SQLException {
+    Jdbc.checkOpen(isClosed(), "statement");
+    batch.add(parameters.snapshot());
+  }
+
+  @Override
+  public void clearBatch() {
+    batch.clear();
+  }
+
+  @Override
+  public long[] executeLargeBatch() throws SQLException {
+    checkOpen();
+    try {
+      return BatchRunner.prepared(connection, this, List.copyOf(batch));
+    } finally {
+      batch.clear();
+    }
+  }
+
+  @Override
+  public int[] executeBatch() throws SQLException {
+    return BatchRunner.toInts(executeLargeBatch());
+  }
+
+  @Override
+  public ResultSetMetaData getMetaData() throws SQLException {
+    return null; // known only once a shard has run it; JDBC allows null
+  }
+}

@@ -1,0 +1,15 @@
+package dev.shardex.driver.route;
+
+/** How the execute and merge stages treat a plan's shards. */
+public enum Fanout {
+  /** One shard; its result is the answer. */
+  ONE,
+  /** A read on several shards whose rows concatenate exactly (no ORDER BY, LIMIT, aggregates...). */
+  CONCAT,
+  /** A write of a GLOBAL table: the same change on every shard; one shard's count is the answer. */
+  REPLICATE,
+  /** A write of several shards' own rows: the counts add up. */
+  SUM,
+  /** DDL on every shard the table lives on, with a per-shard report. */
+  DDL
+}

@@ -1,0 +1,307 @@
+package dev.shardex.driver.route;
+
+import dev.shardex.directory.Directory;
+import dev.shardex.directory.KeyType;
+import dev.shardex.directory.Placement;
+import dev.shardex.directory.ShardexError;
+import dev.shardex.directory.TableDef;
+import dev.shardex.directory.TableKind;
+import dev.shardex.driver.sql.ColumnLink;
+import dev.shardex.driver.sql.ColumnRef;
+import dev.shardex.driver.sql.KeyPredicate;
+import dev.shardex.driver.sql.RouteTemplate;
+import dev.shardex.driver.sql.StatementType;
+import dev.shardex.driver.sql.TableRef;
+import dev.shardex.driver.sql.ValueSource;
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.TreeSet;
+
+/**
+ * Routes one SELECT, UPDATE or DELETE.
+ *
+ * <p>Each SHARDED table reference gets the key values of its tightest key predicate. Join
+ * equalities between key columns of one key space glue references into components: rows of a
+ * component live together, so a component goes where its keys live, or to every shard when it has
+ * no key. Two components are only allowed when both have keys on the same single shard. SINGLE and
+ * unknown tables pin the statement to their home shard; GLOBAL tables are everywhere.
+ */
+final class QueryRoute {
+  private static final List<Integer> ALL = null;
+
+  private final RouteTemplate t;
+  private final Object[] values;
+  private final RouteContext ctx;
+  private final Directory dir;
+  private final TableDef[] defs;
+  private final List<ValueSource>[] keyValues;
+  private final int[] parent;
+
+  @SuppressWarnings("unchecked")
+  QueryRoute(RouteTemplate t, Object[] values, RouteContext ctx) throws SQLException {
+    this.t = t;
+    this.values = values;
+    this.ctx = ctx;
+    this.dir = ctx.directory();
+    int n = t.tables().size();
+    this.defs = new TableDef[n];
+    this.keyValues = new List[n];
+    this.parent = new int[n];
+    for (int i = 0; i < n; i++) {
+      defs[i] = dir.table(t.tables().get(i).name());
+      parent[i] = i;
+    }
+    for (KeyPredicate kp : t.keys()) {
+      int r = resolve(kp.column());
+      if (r >= 0 && (keyValues[r] == null || kp.values().size() < keyValues[r].size())) {
+        keyValues[r] = kp.values();
+      }
+    }
+    for (ColumnLink link : t.links()) {
+      int a = resolve(link.left());
+      int b = resolve(link.right());
+      if (a >= 0 && b >= 0) {
+        if (!defs[a].keySpace().equals(defs[b].keySpace())) {
+          throw ShardexError.CROSS_KEYSPACE.exception(defs[a].name(), defs[a].keySpace(), defs[b].name(), defs[b].keySpace());
+        }
+        parent[find(a)] = find(b);
+      }
+    }
+  }
+
+  RoutePlan plan() throws SQLException {
+    boolean write = t.type() == StatementType.UPDATE || t.type() == StatementType.DELETE;
+    TableDef target = t.target() < 0 ? null : defs[t.target()];
+    if (write && target != null && target.kind() == TableKind.GLOBAL) {
+      return globalWrite(target);
+    }
+    List<Integer> shards = shardsFor(-1, write);
+    if (write && target != null && target.kind() == TableKind.SHARDED) {
+      checkKeyChange(target, shards);
+      if (shards == ALL) {
+        if (!ctx.scatterWrites()) {
+          String verb = t.type().name();
+          throw ShardexError.NO_KEY_WRITE.exception(verb, target.name(), target.keyColumn(), target.keyColumn());
+        }
+        if (t.writeLimit()) {
+          throw ShardexError.CROSS_SHARD.exception(t.type() + " with ORDER BY/LIMIT on " + target.name(), "every shard",
+              "a LIMIT cannot be split across shards exactly", "add the key to the WHERE clause");
+        }
+      }
+    }
+    List<Integer> targets = shards == ALL ? List.copyOf(dir.shards().keySet()) : shards;
+    if (targets.isEmpty()) {
+      targets = List.of(Router.anyReadable(ctx));
+    }
+    if (write) {
+      return RoutePlan.of(Fanout.SUM, targets, true);
+    }
+    if (targets.size() > 1) {
+      String merge = t.shape().needsMerge();
+      if (merge != null) {
+        throw ShardexError.CROSS_SHARD.exception("SELECT", Router.join(targets),
+            "its " + merge + " needs a cross-shard merge, which this version does not do",
+            "add the key (key = ? or key IN (...) on one shard) to route it to one shard");
+      }
+    }
+    return RoutePlan.of(Fanout.CONCAT, targets, false);
+  }
+
+  /** For INSERT ... SELECT: where the SELECT part (every table but the target) can run; null if nowhere specific. */
+  RoutePlan sourcePlan() throws SQLException {
+    List<Integer> shards = shardsFor(t.target(), false);
+    if (shards == ALL) {
+      return RoutePlan.of(Fanout.CONCAT, List.copyOf(dir.shards().keySet()), false);
+    }
+    return shards.isEmpty() ? null : RoutePlan.of(Fanout.CONCAT, shards, false);
+  }
+
+  /** The shards the statement needs, ALL for every shard, empty for "any one"; skipping one reference. */
+  private List<Integer> shardsFor(int skip, boolean write) throws SQLException {
+    TreeSet<Integer> homes = new TreeSet<>();
+    List<Integer> sharded = new ArrayList<>();
+    String keySpace = null;
+    for (int i = 0; i < defs.length; i++) {
+      if (i == skip) {
+        continue;
+      }
+      TableDef def = defs[i];
+      if (def == null || def.kind() == TableKind.SINGLE) {
+        homes.add(def == null || def.homeShard() == null ? dir.homeShard() : def.homeShard());
+      } else if (def.kind() == TableKind.SHARDED) {
+        if (keySpace != null && !keySpace.equals(def.keySpace())) {
+          TableDef first = defs[sharded.get(0)];
+          throw ShardexError.CROSS_KEYSPACE.exception(first.name(), first.keySpace(), def.name(), def.keySpace());
+        }
+        keySpace = def.keySpace();
+        sharded.add(i);
+      }
+    }
+    if (homes.size() > 1) {
+      throw ShardexError.CROSS_SHARD.exception(t.type().name(), Router.join(homes),
+          "its SINGLE tables live on different home shards", "query them separately");
+    }
+    List<Integer> fromSharded = sharded.isEmpty() ? List.of() : componentShards(sharded, keySpace, write);
+    if (homes.isEmpty()) {
+      return fromSharded;
+    }
+    int home = homes.first();
+    if (fromSharded == ALL || (!fromSharded.isEmpty() && (fromSharded.size() > 1 || fromSharded.get(0) != home))) {
+      throw ShardexError.CROSS_SHARD.exception(t.type().name(),
+          (fromSharded == ALL ? "every shard" : Router.join(fromSharded)) + " and home shard " + home,
+          "it combines SHARDED tables with a SINGLE table on shard " + home, "query them separately");
+    }
+    return List.of(home);
+  }
+
+  private List<Integer> componentShards(List<Integer> sharded, String keySpace, boolean write) throws SQLException {
+    KeyType type = dir.keySpace(keySpace).keyType();
+    List<Integer> roots = new ArrayList<>();
+    List<List<Integer>> shardsPerRoot = new ArrayList<>();
+    for (int r : sharded) {
+      int root = find(r);
+      int at = roots.indexOf(root);
+      if (at < 0) {
+        roots.add(root);
+        shardsPerRoot.add(ALL);
+        at = roots.size() - 1;
+      }
+      if (keyValues[r] != null) {
+        List<Integer> s = keyShards(r, keyValues[r], keySpace, type, write);
+        List<Integer> current = shardsPerRoot.get(at);
+        if (current == ALL || s.size() < current.size()) {
+          shardsPerRoot.set(at, s);
+        }
+      }
+    }
+    if (roots.size() == 1) {
+      return shardsPerRoot.get(0);
+    }
+    List<Integer> first = shardsPerRoot.get(0);
+    for (List<Integer> s : shardsPerRoot) {
+      if (s == ALL || first == ALL || s.size() > 1 || !s.equals(first)) {
+        throw ShardexError.JOIN_NOT_ON_KEY.exception(names(sharded), keyColumns(sharded));
+      }
+    }
+    return first;
+  }
+
+  private List<Integer> keyShards(int ref, List<ValueSource> sources, String keySpace, KeyType type, boolean write)
+      throws SQLException {
+    if (write) {
+      dir.lease().check();
+    }
+    TreeSet<Integer> shards = new TreeSet<>();
+    String table = defs[ref].name();
+    for (ValueSource source : sources) {
+      Object raw = Router.valueOf(source, values, table, defs[ref].keyColumn());
+      if (raw == null) {
+        continue; // key = NULL matches no row anywhere
+      }
+      Object key = type.canonical(raw, table);
+      Placement p = write ? existingForWrite(keySpace, key) : dir.routeRead(keySpace, key);
+      if (p != null) {
+        shards.add(p.shardId());
+      }
+    }
+    return List.copyOf(shards);
+  }
+
+  /** UPDATE/DELETE never place a key: an unknown key has no rows. A FROZEN key waits for its move. */
+  private Placement existingForWrite(String keySpace, Object key) throws SQLException {
+    Placement p = dir.routeRead(keySpace, key);
+    return p != null && p.frozen() ? dir.routeWrite(keySpace, key, !ctx.dryRun()) : p;
+  }
+
+  private RoutePlan globalWrite(TableDef target) throws SQLException {
+    for (int i = 0; i < defs.length; i++) {
+      if (defs[i] != null && defs[i].kind() == TableKind.SHARDED) {
+        throw ShardexError.MULTI_TABLE_WRITE.exception(t.type().name(), target.name() + " (GLOBAL) and " + defs[i].name());
+      }
+    }
+    return RoutePlan.of(Fanout.REPLICATE, List.copyOf(dir.shards().keySet()), true);
+  }
+
+  private void checkKeyChange(TableDef target, List<Integer> shards) throws SQLException {
+    ValueSource set = t.assignments().get(target.keyColumn());
+    if (set == null) {
+      return;
+    }
+    if (shards == ALL || shards.size() != 1) {
+      throw ShardexError.KEY_SET_WITHOUT_KEY.exception(target.name(), target.keyColumn(), target.keyColumn());
+    }
+    int current = shards.get(0);
+    Object raw = Router.valueOf(set, values, target.name(), target.keyColumn());
+    Object key = dir.keySpace(target.keySpace()).keyType().canonical(raw, target.name());
+    Placement p = dir.routeRead(target.keySpace(), key);
+    if (p == null && !ctx.dryRun()) {
+      p = dir.store().placeIfAbsent(target.keySpace(), key.toString(), current);
+    }
+    if (p == null) {
+      return; // EXPLAIN ROUTE: a new key would be placed on the row's shard
+    }
+    if (p.shardId() != current) {
+      throw ShardexError.KEY_CHANGE.exception(target.name(), target.keyColumn(), p.shardId(), current);
+    }
+  }
+
+  /** The SHARDED reference whose key column this is, or -1. */
+  private int resolve(ColumnRef c) {
+    List<TableRef> refs = t.tables();
+    for (int scope = c.scope(); scope >= 0; scope = t.scopeParents()[scope]) {
+      int found = -1;
+      int candidates = 0;
+      for (int i = 0; i < refs.size(); i++) {
+        TableRef ref = refs.get(i);
+        if (ref.scope() != scope) {
+          continue;
+        }
+        if (c.qualifier() != null) {
+          if (ref.answersTo(c.qualifier())) {
+            return isKey(i, c.column()) ? i : -1;
+          }
+        } else if (isKey(i, c.column())) {
+          found = i;
+          candidates++;
+        }
+      }
+      if (c.qualifier() == null && candidates > 0) {
+        return candidates == 1 ? found : -1;
+      }
+      if (c.qualifier() == null && hasTables(scope)) {
+        return -1; // unqualified names bind to the innermost scope that has tables
+      }
+    }
+    return -1;
+  }
+
+  private boolean hasTables(int scope) {
+    return t.tables().stream().anyMatch(r -> r.scope() == scope);
+  }
+
+  private boolean isKey(int ref, String column) {
+    TableDef def = defs[ref];
+    return def != null && def.kind() == TableKind.SHARDED && def.keyColumn().equals(column);
+  }
+
+  private int find(int i) {
+    while (parent[i] != i) {
+      parent[i] = parent[parent[i]];
+      i = parent[i];
+    }
+    return i;
+  }
+
+  private String names(List<Integer> refs) {
+    TreeSet<String> names = new TreeSet<>();
+    refs.forEach(r -> names.add(defs[r].name()));
+    return String.join(", ", names);
+  }
+
+  private String keyColumns(List<Integer> refs) {
+    TreeSet<String> keys = new TreeSet<>();
+    refs.forEach(r -> keys.add(defs[r].name() + "." + defs[r].keyColumn()));
+    return String.join(", ", keys);
+  }
+}

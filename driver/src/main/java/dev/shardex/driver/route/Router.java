@@ -1,0 +1,213 @@
+package dev.shardex.driver.route;
+
+import dev.shardex.directory.Directory;
+import dev.shardex.directory.KeySpace;
+import dev.shardex.directory.Placement;
+import dev.shardex.directory.ShardexError;
+import dev.shardex.directory.TableDef;
+import dev.shardex.directory.TableKind;
+import dev.shardex.driver.sql.Ddl;
+import dev.shardex.driver.sql.Hints;
+import dev.shardex.driver.sql.RouteTemplate;
+import dev.shardex.driver.sql.StatementType;
+import dev.shardex.driver.sql.ValueSource;
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeSet;
+
+/**
+ * route stage: a template plus one execution's values become a {@link RoutePlan}.
+ *
+ * <p>The rules, in the order they apply: hints (when enabled) win; DDL goes where its table lives;
+ * INSERT goes where each row's key lives (placing new keys); SELECT/UPDATE/DELETE are resolved by
+ * {@link QueryRoute} from the key predicates and join equalities of the template. A statement that
+ * names no table goes to one readable shard. Every rejection is a named {@link ShardexError}.
+ */
+public final class Router {
+  private Router() {}
+
+  public static RoutePlan route(RouteTemplate t, Object[] values, RouteContext ctx) throws SQLException {
+    Directory dir = ctx.directory();
+    if (ctx.hintsEnabled() && t.hints().routes()) {
+      return byHint(t, values, ctx);
+    }
+    return switch (t.type()) {
+      case DDL -> ddl(t, dir);
+      case INSERT, REPLACE -> insert(t, values, ctx);
+      case SELECT, UPDATE, DELETE -> new QueryRoute(t, values, ctx).plan();
+      default -> RoutePlan.one(anyReadable(ctx), false);
+    };
+  }
+
+  static int anyReadable(RouteContext ctx) throws SQLException {
+    Integer preferred = ctx.preferredShard();
+    if (preferred != null && ctx.directory().shards().containsKey(preferred)
+        && ctx.directory().shard(preferred).status().acceptsReads()) {
+      return preferred;
+    }
+    return ctx.directory().anyReadableShard();
+  }
+
+  // ---- hints -------------------------------------------------------------------------------------
+
+  private static RoutePlan byHint(RouteTemplate t, Object[] values, RouteContext ctx) throws SQLException {
+    Hints h = t.hints();
+    boolean write = t.type().isWrite();
+    if (h.shard() != null) {
+      ctx.directory().shard(h.shard());
+      return RoutePlan.one(h.shard(), write);
+    }
+    String keySpace = KeySpace.DEFAULT;
+    for (var ref : t.tables()) {
+      TableDef def = ctx.directory().table(ref.name());
+      if (def != null && def.kind() == TableKind.SHARDED) {
+        keySpace = def.keySpace();
+        break;
+      }
+    }
+    Object key = ctx.directory().keySpace(keySpace).keyType().canonical(h.key(), "hint key=" + h.key());
+    Placement p = write ? ctx.directory().routeWrite(keySpace, key, !ctx.dryRun()) : ctx.directory().routeRead(keySpace, key);
+    return RoutePlan.one(p == null ? anyReadable(ctx) : p.shardId(), write);
+  }
+
+  // ---- DDL ---------------------------------------------------------------------------------------
+
+  private static RoutePlan ddl(RouteTemplate t, Directory dir) throws SQLException {
+    Ddl ddl = t.ddl();
+    if (ddl.verb() == Ddl.Verb.OTHER || ddl.tables().isEmpty()) {
+      return new RoutePlan(Fanout.DDL, List.copyOf(dir.shards().keySet()), true, null, List.of());
+    }
+    if (ddl.verb() == Ddl.Verb.CREATE_TABLE) {
+      String name = ddl.tables().get(0);
+      TableDef def = declaration(name, t.hints(), dir);
+      return new RoutePlan(Fanout.DDL, shardsOf(def, dir), true, def, List.of());
+    }
+    TreeSet<Integer> shards = new TreeSet<>();
+    for (String name : ddl.tables()) {
+      TableDef def = dir.table(name);
+      shards.addAll(def == null ? List.of(dir.homeShard()) : shardsOf(def, dir));
+    }
+    List<String> forget = ddl.verb() == Ddl.Verb.DROP_TABLE ? ddl.tables() : List.of();
+    return new RoutePlan(Fanout.DDL, List.copyOf(shards), true, null, forget);
+  }
+
+  /** The declaration a CREATE TABLE makes: its comment's, else the catalog's, else SINGLE on home. */
+  private static TableDef declaration(String name, Hints hints, Directory dir) throws SQLException {
+    Hints.Declaration d = hints.declaration();
+    if (d == null) {
+      TableDef existing = dir.table(name);
+      return existing != null ? existing : TableDef.single(name, dir.homeShard());
+    }
+    return switch (d.kind()) {
+      case SHARDED -> {
+        dir.keySpace(d.keySpace());
+        yield TableDef.sharded(name, d.keySpace(), d.keyColumn());
+      }
+      case GLOBAL -> TableDef.global(name);
+      case SINGLE -> {
+        int home = d.shard() == null ? dir.homeShard() : d.shard();
+        dir.shard(home);
+        yield TableDef.single(name, home);
+      }
+    };
+  }
+
+  static List<Integer> shardsOf(TableDef def, Directory dir) throws SQLException {
+    if (def.kind() == TableKind.SINGLE) {
+      return List.of(def.homeShard() == null ? dir.homeShard() : def.homeShard());
+    }
+    return List.copyOf(dir.shards().keySet());
+  }
+
+  // ---- INSERT / REPLACE -----------------------------------------------------------------------------
+
+  private static RoutePlan insert(RouteTemplate t, Object[] values, RouteContext ctx) throws SQLException {
+    Directory dir = ctx.directory();
+    String table = t.targetTable().name();
+    TableDef def = dir.table(table);
+    if (def == null || def.kind() == TableKind.SINGLE) {
+      int home = def == null || def.homeShard() == null ? dir.homeShard() : def.homeShard();
+      if (t.insertSelect()) {
+        requireSourceOn(t, values, ctx, home, table);
+      }
+      return RoutePlan.one(home, true);
+    }
+    if (def.kind() == TableKind.GLOBAL) {
+      if (t.insertSelect()) {
+        requireNoShardedSource(t, dir, table);
+      }
+      return RoutePlan.of(Fanout.REPLICATE, List.copyOf(dir.shards().keySet()), true);
+    }
+    if (t.insertSelect()) {
+      throw ShardexError.INSERT_SELECT.exception(table);
+    }
+    int keyIndex = t.insertColumns().indexOf(def.keyColumn());
+    if (keyIndex < 0) {
+      throw ShardexError.INSERT_NO_KEY.exception(table, def.keyColumn(), def.keyColumn());
+    }
+    var type = dir.keySpace(def.keySpace()).keyType();
+    TreeSet<Integer> shards = new TreeSet<>();
+    for (List<ValueSource> row : t.insertRows()) {
+      Object key = type.canonical(valueOf(row.get(keyIndex), values, table, def.keyColumn()), table);
+      shards.add(dir.routeWrite(def.keySpace(), key, !ctx.dryRun()).shardId());
+    }
+    if (shards.size() > 1) {
+      throw ShardexError.CROSS_SHARD.exception("multi-row INSERT into " + table, join(shards),
+          "splitting one INSERT across shards is not supported yet", "insert each key's rows in its own statement");
+    }
+    return RoutePlan.one(shards.first(), true);
+  }
+
+  private static void requireSourceOn(RouteTemplate t, Object[] values, RouteContext ctx, int shard, String table)
+      throws SQLException {
+    RoutePlan source = new QueryRoute(t, values, ctx).sourcePlan();
+    if (source != null && (source.shards().size() != 1 || source.single() != shard)) {
+      throw ShardexError.CROSS_SHARD.exception("INSERT ... SELECT into " + table, join(source.shards()) + " and " + shard,
+          "INSERT ... SELECT runs on one shard only", "read the rows, then insert them");
+    }
+  }
+
+  private static void requireNoShardedSource(RouteTemplate t, Directory dir, String table) throws SQLException {
+    for (var ref : t.tables()) {
+      TableDef def = dir.table(ref.name());
+      if (def != null && def.kind() != TableKind.GLOBAL && !ref.name().equals(table)) {
+        throw ShardexError.CROSS_SHARD.exception("INSERT ... SELECT into GLOBAL table " + table, "every shard",
+            "its source " + ref.name() + " is not on every shard", "read the rows, then insert them");
+      }
+    }
+  }
+
+  /** The value a template slot has in this execution. */
+  static Object valueOf(ValueSource source, Object[] values, String table, String column) throws SQLException {
+    if (source instanceof ValueSource.Param p) {
+      if (p.index() >= values.length) {
+        throw ShardexError.DIRECTORY_STATE.exception("parameter " + (p.index() + 1) + " (key " + column + " of table "
+            + table + ") is not set; set every parameter before executing");
+      }
+      return values[p.index()];
+    }
+    if (source instanceof ValueSource.Literal l) {
+      return l.value();
+    }
+    throw ShardexError.UNSUPPORTED.exception("the key " + column + " of table " + table + " given as the expression '"
+        + ((ValueSource.Opaque) source).text() + "'", "give the key as a literal or a ? parameter");
+  }
+
+  static String join(java.util.Collection<Integer> shards) {
+    StringBuilder s = new StringBuilder();
+    for (Integer id : shards) {
+      s.append(s.length() == 0 ? "" : ", ").append(id);
+    }
+    return s.toString();
+  }
+
+  static boolean isWrite(StatementType type) {
+    return type == StatementType.UPDATE || type == StatementType.DELETE;
+  }
+
+  static Map<String, ValueSource> assignments(RouteTemplate t) {
+    return t.assignments();
+  }
+}

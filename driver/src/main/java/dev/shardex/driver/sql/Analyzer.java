@@ -1,0 +1,89 @@
+package dev.shardex.driver.sql;
+
+import dev.shardex.directory.ShardexError;
+import java.sql.SQLException;
+import java.util.Locale;
+import java.util.Set;
+import net.sf.jsqlparser.parser.CCJSqlParserUtil;
+import net.sf.jsqlparser.parser.ParseException;
+import net.sf.jsqlparser.statement.Statement;
+import net.sf.jsqlparser.statement.delete.Delete;
+import net.sf.jsqlparser.statement.insert.Insert;
+import net.sf.jsqlparser.statement.select.Select;
+import net.sf.jsqlparser.statement.update.Update;
+import net.sf.jsqlparser.statement.upsert.Upsert;
+
+/**
+ * sql stage, step one: turns SQL text into a {@link RouteTemplate}. Session, transaction and DDL
+ * statements are classified by their first keyword (they need no parse tree); queries and DML are
+ * parsed by JSqlParser and walked by {@link TemplateBuilder}.
+ */
+public final class Analyzer {
+  private static final Set<String> SESSION = Set.of("SET", "USE");
+  private static final Set<String> TRANSACTION = Set.of("BEGIN", "START", "COMMIT", "ROLLBACK", "SAVEPOINT", "RELEASE", "XA");
+  private static final Set<String> DDL = Set.of("CREATE", "ALTER", "DROP", "TRUNCATE", "RENAME");
+  private static final Set<String> PARSED = Set.of("SELECT", "WITH", "INSERT", "REPLACE", "UPDATE", "DELETE", "VALUES", "TABLE");
+
+  private Analyzer() {}
+
+  public static RouteTemplate analyze(String sql) throws SQLException {
+    Hints hints = Hints.parse(sql);
+    String keyword = SqlLexer.firstKeyword(sql);
+    if (SESSION.contains(keyword)) {
+      return RouteTemplate.simple(StatementType.SESSION, 0, hints, null);
+    }
+    if (TRANSACTION.contains(keyword)) {
+      return RouteTemplate.simple(StatementType.TRANSACTION, 0, hints, null);
+    }
+    if (DDL.contains(keyword)) {
+      return RouteTemplate.simple(StatementType.DDL, 0, hints, Ddl.of(sql));
+    }
+    if (keyword.equals("EXPLAIN") && isExplainRoute(sql)) {
+      return RouteTemplate.simple(StatementType.EXPLAIN_ROUTE, 0, hints, null);
+    }
+    if (!PARSED.contains(keyword)) {
+      return RouteTemplate.simple(StatementType.OTHER, 0, hints, null);
+    }
+    Statement statement = parse(sql);
+    TemplateBuilder b = new TemplateBuilder(hints);
+    if (statement instanceof Select select) {
+      return b.select(select);
+    } else if (statement instanceof Insert insert) {
+      return b.insert(insert);
+    } else if (statement instanceof Upsert upsert) {
+      return b.upsert(upsert);
+    } else if (statement instanceof Update update) {
+      return b.update(update);
+    } else if (statement instanceof Delete delete) {
+      return b.delete(delete);
+    }
+    return RouteTemplate.simple(StatementType.OTHER, 0, hints, null);
+  }
+
+  /** {@code EXPLAIN ROUTE <sql>}: the statement to explain, or null if this is not one. */
+  public static String explained(String sql) {
+    int i = SqlLexer.skipSpaceAndComments(sql, 0);
+    String rest = sql.substring(i);
+    if (rest.regionMatches(true, 0, "EXPLAIN", 0, 7)) {
+      String tail = rest.substring(7).stripLeading();
+      if (tail.regionMatches(true, 0, "ROUTE", 0, 5) && tail.length() > 5 && Character.isWhitespace(tail.charAt(5))) {
+        return tail.substring(5).strip();
+      }
+    }
+    return null;
+  }
+
+  private static boolean isExplainRoute(String sql) {
+    return explained(sql) != null;
+  }
+
+  static Statement parse(String sql) throws SQLException {
+    try {
+      return CCJSqlParserUtil.newParser(sql).Statement();
+    } catch (ParseException | RuntimeException | StackOverflowError e) {
+      String reason = e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage().lines().findFirst().orElse("");
+      throw ShardexError.PARSE.withCause(e, reason.strip().toLowerCase(Locale.ROOT).startsWith("encountered")
+          ? reason.strip() : "parser: " + reason.strip());
+    }
+  }
+}

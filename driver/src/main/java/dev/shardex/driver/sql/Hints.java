@@ -1,0 +1,85 @@
+package dev.shardex.driver.sql;
+
+import dev.shardex.directory.KeySpace;
+import dev.shardex.directory.ShardexError;
+import dev.shardex.directory.TableKind;
+import java.sql.SQLException;
+import java.util.LinkedHashMap;
+import java.util.Locale;
+import java.util.Map;
+
+/**
+ * The {@code /* shardex:... *}{@code /} comments that lead a statement: routing hints
+ * ({@code key=42}, {@code shard=3}; honoured only with shardex.hints=true) and table declarations
+ * on CREATE TABLE ({@code sharded key=COL [keyspace=NAME]}, {@code global}, {@code single [shard=N]}).
+ */
+public record Hints(String key, Integer shard, Declaration declaration) {
+  public static final Hints NONE = new Hints(null, null, null);
+  private static final String PREFIX = "shardex:";
+
+  /** A table declaration carried by a CREATE TABLE. */
+  public record Declaration(TableKind kind, String keyColumn, String keySpace, Integer shard) {}
+
+  public boolean routes() {
+    return key != null || shard != null;
+  }
+
+  public static Hints parse(String sql) throws SQLException {
+    if (sql.indexOf(PREFIX) < 0) {
+      return NONE;
+    }
+    Map<String, String> attrs = new LinkedHashMap<>();
+    int i = 0;
+    while (true) {
+      int start = SqlLexer.skipSpaceAndComments(sql, i);
+      int open = sql.indexOf("/*", i);
+      if (open < 0 || open >= start) {
+        break;
+      }
+      int close = sql.indexOf("*/", open);
+      String body = sql.substring(open + 2, close < 0 ? sql.length() : close).trim();
+      if (body.startsWith(PREFIX)) {
+        for (String token : body.substring(PREFIX.length()).trim().split("\\s+")) {
+          int eq = token.indexOf('=');
+          attrs.put(eq < 0 ? token.toLowerCase(Locale.ROOT) : token.substring(0, eq).toLowerCase(Locale.ROOT),
+              eq < 0 ? "" : token.substring(eq + 1));
+        }
+      }
+      i = close < 0 ? sql.length() : close + 2;
+    }
+    return attrs.isEmpty() ? NONE : fromAttributes(attrs, sql);
+  }
+
+  private static Hints fromAttributes(Map<String, String> attrs, String sql) throws SQLException {
+    TableKind kind = null;
+    for (TableKind k : TableKind.values()) {
+      if (attrs.containsKey(k.name().toLowerCase(Locale.ROOT))) {
+        kind = k;
+      }
+    }
+    Integer shard = attrs.containsKey("shard") ? parseShard(attrs.get("shard"), sql) : null;
+    if (kind == null) {
+      for (String name : attrs.keySet()) {
+        if (!name.equals("key") && !name.equals("shard")) {
+          throw ShardexError.BAD_HINT.exception(name, "known hints are key=K, shard=N, sharded, global, single");
+        }
+      }
+      return new Hints(attrs.get("key"), shard, null);
+    }
+    String keyColumn = attrs.get("key");
+    if (kind == TableKind.SHARDED && (keyColumn == null || keyColumn.isEmpty())) {
+      throw ShardexError.BAD_DECLARATION.exception("/* shardex:sharded */", "a SHARDED table needs key=COLUMN");
+    }
+    String keySpace = attrs.getOrDefault("keyspace", KeySpace.DEFAULT);
+    return new Hints(null, null, new Declaration(kind, kind == TableKind.SHARDED ? keyColumn : null,
+        kind == TableKind.SHARDED ? keySpace : null, shard));
+  }
+
+  private static Integer parseShard(String value, String sql) throws SQLException {
+    try {
+      return Integer.valueOf(value);
+    } catch (NumberFormatException e) {
+      throw ShardexError.BAD_HINT.exception("shard=" + value, "the shard must be a shard id (a whole number)");
+    }
+  }
+}

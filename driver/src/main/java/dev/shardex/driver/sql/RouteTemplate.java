@@ -1,0 +1,40 @@
+package dev.shardex.driver.sql;
+
+import java.util.List;
+import java.util.Map;
+
+/**
+ * A statement analysed once, reusable for every execution of the same text: what it does, the
+ * tables it names, the key predicates and join equalities it AND-s in, and, for writes, the
+ * written table, the inserted rows and the assigned columns. Values are {@link ValueSource}s, so
+ * the template holds no execution's data; the router pairs it with each execution's values.
+ *
+ * <p>The template knows no catalog: whether a table is SHARDED, and on which column, is looked up
+ * at route time, so declaring a table never invalidates cached templates.
+ */
+public record RouteTemplate(
+    StatementType type,
+    int parameterCount,
+    List<TableRef> tables,
+    int[] scopeParents,
+    List<KeyPredicate> keys,
+    List<ColumnLink> links,
+    int target,
+    List<String> insertColumns,
+    List<List<ValueSource>> insertRows,
+    boolean insertSelect,
+    Map<String, ValueSource> assignments,
+    SelectShape shape,
+    boolean writeLimit,
+    Hints hints,
+    Ddl ddl) {
+
+  public static RouteTemplate simple(StatementType type, int parameterCount, Hints hints, Ddl ddl) {
+    return new RouteTemplate(type, parameterCount, List.of(), new int[] {-1}, List.of(), List.of(), -1, List.of(),
+        List.of(), false, Map.of(), SelectShape.NONE, false, hints, ddl);
+  }
+
+  public TableRef targetTable() {
+    return target < 0 ? null : tables.get(target);
+  }
+}

@@ -1,0 +1,465 @@
+package dev.shardex.driver.sql;
+
+import java.math.BigDecimal;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+import net.sf.jsqlparser.expression.DoubleValue;
+import net.sf.jsqlparser.expression.Expression;
+import net.sf.jsqlparser.expression.ExpressionVisitorAdapter;
+import net.sf.jsqlparser.expression.Function;
+import net.sf.jsqlparser.expression.JdbcParameter;
+import net.sf.jsqlparser.expression.LongValue;
+import net.sf.jsqlparser.expression.NullValue;
+import net.sf.jsqlparser.expression.SignedExpression;
+import net.sf.jsqlparser.expression.StringValue;
+import net.sf.jsqlparser.expression.operators.conditional.AndExpression;
+import net.sf.jsqlparser.expression.operators.relational.EqualsTo;
+import net.sf.jsqlparser.expression.operators.relational.ExpressionList;
+import net.sf.jsqlparser.expression.operators.relational.InExpression;
+import net.sf.jsqlparser.expression.operators.relational.ParenthesedExpressionList;
+import net.sf.jsqlparser.schema.Column;
+import net.sf.jsqlparser.schema.Table;
+import net.sf.jsqlparser.statement.delete.Delete;
+import net.sf.jsqlparser.statement.insert.Insert;
+import net.sf.jsqlparser.statement.select.FromItem;
+import net.sf.jsqlparser.statement.select.Join;
+import net.sf.jsqlparser.statement.select.OrderByElement;
+import net.sf.jsqlparser.statement.select.ParenthesedFromItem;
+import net.sf.jsqlparser.statement.select.ParenthesedSelect;
+import net.sf.jsqlparser.statement.select.PlainSelect;
+import net.sf.jsqlparser.statement.select.Select;
+import net.sf.jsqlparser.statement.select.SelectItem;
+import net.sf.jsqlparser.statement.select.SetOperationList;
+import net.sf.jsqlparser.statement.select.Values;
+import net.sf.jsqlparser.statement.select.WithItem;
+import net.sf.jsqlparser.statement.update.Update;
+import net.sf.jsqlparser.statement.update.UpdateSet;
+import net.sf.jsqlparser.statement.upsert.Upsert;
+
+/**
+ * Walks one parsed statement into a {@link RouteTemplate}: every table with its alias and SELECT
+ * scope, the {@code col = v} / {@code col IN (...)} / {@code a.x = b.y} conjuncts of every WHERE
+ * and ON (OR-ed branches are not conjuncts, so they never narrow a route), and the shape of the
+ * top-level SELECT. Subqueries open a new scope whose parent is the enclosing one.
+ */
+final class TemplateBuilder {
+  private static final Set<String> AGGREGATES = Set.of(
+      "COUNT", "SUM", "MIN", "MAX", "AVG", "GROUP_CONCAT", "STD", "STDDEV", "STDDEV_POP", "STDDEV_SAMP",
+      "VARIANCE", "VAR_POP", "VAR_SAMP", "BIT_AND", "BIT_OR", "BIT_XOR", "JSON_ARRAYAGG", "JSON_OBJECTAGG");
+
+  private final Hints hints;
+  private final List<TableRef> tables = new ArrayList<>();
+  private final List<Integer> scopeParents = new ArrayList<>();
+  private final List<KeyPredicate> keys = new ArrayList<>();
+  private final List<ColumnLink> links = new ArrayList<>();
+  private int maxParam;
+
+  TemplateBuilder(Hints hints) {
+    this.hints = hints;
+  }
+
+  // ---- statements -------------------------------------------------------------------------------
+
+  RouteTemplate select(Select select) {
+    int scope = newScope(-1);
+    walkSelect(select, scope);
+    return build(StatementType.SELECT, -1, List.of(), List.of(), false, Map.of(), shape(select), false);
+  }
+
+  RouteTemplate insert(Insert insert) {
+    int scope = newScope(-1);
+    int target = addTable(insert.getTable(), scope);
+    List<String> columns = names(insert.getColumns());
+    List<List<ValueSource>> rows = new ArrayList<>();
+    boolean fromSelect = false;
+    if (insert.getSetUpdateSets() != null) {
+      List<ValueSource> row = new ArrayList<>();
+      for (UpdateSet set : insert.getSetUpdateSets()) {
+        columns = new ArrayList<>(columns);
+        for (int i = 0; i < set.getColumns().size(); i++) {
+          columns.add(columnName(set.getColumns().get(i)));
+          row.add(value(set.getValues().get(i)));
+        }
+      }
+      rows.add(row);
+    } else if (insert.getValues() != null) {
+      rows = rows(insert.getValues());
+    } else if (insert.getSelect() != null) {
+      fromSelect = true;
+      walkSelect(insert.getSelect(), newScope(scope));
+    }
+    Map<String, ValueSource> assignments = assignments(insert.getDuplicateUpdateSets(), scope);
+    return build(StatementType.INSERT, target, columns, rows, fromSelect, assignments, SelectShape.NONE, false);
+  }
+
+  RouteTemplate upsert(Upsert upsert) {
+    int scope = newScope(-1);
+    int target = addTable(upsert.getTable(), scope);
+    List<String> columns = names(upsert.getColumns());
+    List<List<ValueSource>> rows = new ArrayList<>();
+    boolean fromSelect = false;
+    if (upsert.getUpdateSets() != null) {
+      columns = new ArrayList<>();
+      List<ValueSource> row = new ArrayList<>();
+      for (UpdateSet set : upsert.getUpdateSets()) {
+        for (int i = 0; i < set.getColumns().size(); i++) {
+          columns.add(columnName(set.getColumns().get(i)));
+          row.add(value(set.getValues().get(i)));
+        }
+      }
+      rows.add(row);
+    } else if (upsert.getValues() != null) {
+      rows = rows(upsert.getValues());
+    } else if (upsert.getSelect() != null) {
+      fromSelect = true;
+      walkSelect(upsert.getSelect(), newScope(scope));
+    }
+    return build(StatementType.REPLACE, target, columns, rows, fromSelect, Map.of(), SelectShape.NONE, false);
+  }
+
+  RouteTemplate update(Update update) {
+    int scope = newScope(-1);
+    int target = addTable(update.getTable(), scope);
+    walkJoins(update.getStartJoins(), scope);
+    if (update.getFromItem() != null) {
+      walkFrom(update.getFromItem(), scope);
+    }
+    walkJoins(update.getJoins(), scope);
+    Map<String, ValueSource> assignments = assignments(update.getUpdateSets(), scope);
+    where(update.getWhere(), scope);
+    return build(StatementType.UPDATE, target, List.of(), List.of(), false, assignments, SelectShape.NONE,
+        update.getLimit() != null || update.getOrderByElements() != null);
+  }
+
+  RouteTemplate delete(Delete delete) {
+    int scope = newScope(-1);
+    int target;
+    if (delete.getTables() != null && !delete.getTables().isEmpty()) {
+      // DELETE t1, t2 FROM t1 JOIN t2 ...: the named tables are aliases of the FROM list.
+      walkFrom(delete.getTable(), scope);
+      walkJoins(delete.getJoins(), scope);
+      target = resolveTarget(delete.getTables().get(0));
+    } else {
+      target = addTable(delete.getTable(), scope);
+      if (delete.getUsingList() != null) {
+        for (Table t : delete.getUsingList()) {
+          addTable(t, scope);
+        }
+      }
+      walkJoins(delete.getJoins(), scope);
+    }
+    where(delete.getWhere(), scope);
+    return build(StatementType.DELETE, target, List.of(), List.of(), false, Map.of(), SelectShape.NONE,
+        delete.getLimit() != null || delete.getOrderByElements() != null);
+  }
+
+  private RouteTemplate build(StatementType type, int target, List<String> columns, List<List<ValueSource>> rows,
+      boolean fromSelect, Map<String, ValueSource> assignments, SelectShape shape, boolean writeLimit) {
+    int[] parents = scopeParents.stream().mapToInt(Integer::intValue).toArray();
+    return new RouteTemplate(type, maxParam, List.copyOf(tables), parents, List.copyOf(keys), List.copyOf(links), target,
+        List.copyOf(columns), List.copyOf(rows), fromSelect, assignments, shape, writeLimit, hints, null);
+  }
+
+  // ---- SELECT structure -------------------------------------------------------------------------
+
+  private void walkSelect(Select select, int scope) {
+    if (select.getWithItemsList() != null) {
+      for (WithItem<?> with : select.getWithItemsList()) {
+        if (with.getSelect() != null) {
+          walkSelect(with.getSelect(), newScope(scope));
+        }
+      }
+    }
+    if (select instanceof PlainSelect plain) {
+      walkPlain(plain, scope);
+    } else if (select instanceof SetOperationList union) {
+      for (Select part : union.getSelects()) {
+        walkSelect(part, newScope(scope));
+      }
+    } else if (select instanceof ParenthesedSelect parenthesed) {
+      walkSelect(parenthesed.getSelect(), scope);
+    } else if (select instanceof Values values) {
+      scan(values.getExpressions(), scope);
+    }
+    if (select.getOrderByElements() != null) {
+      for (OrderByElement o : select.getOrderByElements()) {
+        scan(o.getExpression(), scope);
+      }
+    }
+    if (select.getLimit() != null) {
+      scan(select.getLimit().getRowCount(), scope);
+      scan(select.getLimit().getOffset(), scope);
+    }
+  }
+
+  private void walkPlain(PlainSelect plain, int scope) {
+    if (plain.getFromItem() != null) {
+      walkFrom(plain.getFromItem(), scope);
+    }
+    walkJoins(plain.getJoins(), scope);
+    for (SelectItem<?> item : plain.getSelectItems()) {
+      scan(item.getExpression(), scope);
+    }
+    where(plain.getWhere(), scope);
+    scan(plain.getHaving(), scope);
+  }
+
+  private void walkFrom(FromItem item, int scope) {
+    if (item instanceof Table table) {
+      addTable(table, scope);
+    } else if (item instanceof ParenthesedSelect sub) {
+      walkSelect(sub.getSelect(), newScope(scope));
+    } else if (item instanceof ParenthesedFromItem nested) {
+      walkFrom(nested.getFromItem(), scope);
+      walkJoins(nested.getJoins(), scope);
+    }
+  }
+
+  private void walkJoins(List<Join> joins, int scope) {
+    if (joins == null) {
+      return;
+    }
+    for (Join join : joins) {
+      walkFrom(join.getRightItem(), scope);
+      if (join.getOnExpressions() != null) {
+        for (Expression on : join.getOnExpressions()) {
+          where(on, scope);
+        }
+      }
+      if (join.getUsingColumns() != null && join.getFromItem() instanceof Table right) {
+        // USING (k): both sides' k are equal; qualify the right side, leave the left unqualified.
+        for (Column c : join.getUsingColumns()) {
+          String name = columnName(c);
+          links.add(new ColumnLink(new ColumnRef(scope, null, name), new ColumnRef(scope, qualifier(right), name)));
+        }
+      }
+    }
+  }
+
+  private int addTable(Table table, int scope) {
+    String alias = table.getAlias() == null ? null : unquote(table.getAlias().getName());
+    tables.add(new TableRef(unquote(table.getName()), alias, scope));
+    return tables.size() - 1;
+  }
+
+  private int resolveTarget(Table named) {
+    String q = unquote(named.getName());
+    for (int i = 0; i < tables.size(); i++) {
+      if (tables.get(i).answersTo(q)) {
+        return i;
+      }
+    }
+    return tables.isEmpty() ? -1 : 0;
+  }
+
+  private int newScope(int parent) {
+    scopeParents.add(parent);
+    return scopeParents.size() - 1;
+  }
+
+  // ---- predicates -------------------------------------------------------------------------------
+
+  /** Records the conjuncts of a WHERE/ON and scans the whole expression for subqueries and params. */
+  private void where(Expression e, int scope) {
+    if (e == null) {
+      return;
+    }
+    conjuncts(e, scope);
+    scan(e, scope);
+  }
+
+  private void conjuncts(Expression e, int scope) {
+    if (e instanceof AndExpression and) {
+      conjuncts(and.getLeftExpression(), scope);
+      conjuncts(and.getRightExpression(), scope);
+    } else if (e instanceof ParenthesedExpressionList<?> p && p.size() == 1) {
+      conjuncts(p.get(0), scope);
+    } else if (e instanceof EqualsTo eq) {
+      Expression l = eq.getLeftExpression();
+      Expression r = eq.getRightExpression();
+      if (l instanceof Column lc && r instanceof Column rc) {
+        links.add(new ColumnLink(ref(lc, scope), ref(rc, scope)));
+      } else if (l instanceof Column lc) {
+        keyPredicate(lc, List.of(r), scope);
+      } else if (r instanceof Column rc) {
+        keyPredicate(rc, List.of(l), scope);
+      }
+    } else if (e instanceof InExpression in && !in.isNot() && in.getLeftExpression() instanceof Column c
+        && in.getRightExpression() instanceof ExpressionList<?> list) {
+      keyPredicate(c, list, scope);
+    }
+  }
+
+  private void keyPredicate(Column column, List<? extends Expression> values, int scope) {
+    List<ValueSource> sources = new ArrayList<>(values.size());
+    for (Expression v : values) {
+      ValueSource s = value(v);
+      if (s instanceof ValueSource.Opaque) {
+        return; // not a usable key predicate (an expression, a column, a subquery)
+      }
+      sources.add(s);
+    }
+    keys.add(new KeyPredicate(ref(column, scope), sources));
+  }
+
+  private ColumnRef ref(Column c, int scope) {
+    return new ColumnRef(scope, c.getTable() == null || c.getTable().getName() == null ? null : qualifier(c.getTable()),
+        columnName(c));
+  }
+
+  private ValueSource value(Expression e) {
+    if (e instanceof JdbcParameter p) {
+      int index = p.getIndex() - 1;
+      maxParam = Math.max(maxParam, index + 1);
+      return new ValueSource.Param(index);
+    } else if (e instanceof LongValue l) {
+      return new ValueSource.Literal(l.getBigIntegerValue().bitLength() < 64 ? (Object) l.getValue() : l.getBigIntegerValue());
+    } else if (e instanceof StringValue s) {
+      return new ValueSource.Literal(s.getValue().replace("''", "'"));
+    } else if (e instanceof DoubleValue d) {
+      return new ValueSource.Literal(new BigDecimal(d.toString()));
+    } else if (e instanceof NullValue) {
+      return new ValueSource.Literal(null);
+    } else if (e instanceof SignedExpression s && s.getSign() == '-' && s.getExpression() instanceof LongValue l) {
+      return new ValueSource.Literal(-l.getValue());
+    }
+    scan(e, -1);
+    return new ValueSource.Opaque(e == null ? "" : e.toString());
+  }
+
+  private List<List<ValueSource>> rows(Values values) {
+    ExpressionList<?> list = values.getExpressions();
+    List<List<ValueSource>> rows = new ArrayList<>();
+    boolean multi = !(list instanceof ParenthesedExpressionList<?>)
+        && list.stream().allMatch(x -> x instanceof ParenthesedExpressionList<?>);
+    if (multi) {
+      for (Expression row : list) {
+        rows.add(rowValues((ExpressionList<?>) row));
+      }
+    } else {
+      rows.add(rowValues(list));
+    }
+    return rows;
+  }
+
+  private List<ValueSource> rowValues(ExpressionList<?> row) {
+    List<ValueSource> out = new ArrayList<>(row.size());
+    for (Expression e : row) {
+      out.add(value(e));
+    }
+    return out;
+  }
+
+  private Map<String, ValueSource> assignments(List<UpdateSet> sets, int scope) {
+    if (sets == null) {
+      return Map.of();
+    }
+    Map<String, ValueSource> out = new LinkedHashMap<>();
+    for (UpdateSet set : sets) {
+      for (int i = 0; i < set.getColumns().size(); i++) {
+        Expression v = i < set.getValues().size() ? set.getValues().get(i) : null;
+        out.put(columnName(set.getColumns().get(i)), v == null ? new ValueSource.Opaque("") : value(v));
+        scan(v, scope);
+      }
+    }
+    return out;
+  }
+
+  // ---- scanning expressions for subqueries and parameters -----------------------------------------
+
+  private void scan(Expression e, int scope) {
+    if (e == null) {
+      return;
+    }
+    e.accept(new ExpressionVisitorAdapter<Void>() {
+      @Override
+      public <S> Void visit(ParenthesedSelect sub, S context) {
+        walkSelect(sub.getSelect(), newScope(Math.max(scope, 0)));
+        return null;
+      }
+
+      @Override
+      public <S> Void visit(Select sub, S context) {
+        walkSelect(sub, newScope(Math.max(scope, 0)));
+        return null;
+      }
+
+      @Override
+      public <S> Void visit(JdbcParameter p, S context) {
+        maxParam = Math.max(maxParam, p.getIndex());
+        return null;
+      }
+    }, null);
+  }
+
+  private static SelectShape shape(Select select) {
+    if (select instanceof ParenthesedSelect p) {
+      return shape(p.getSelect());
+    }
+    boolean order = select.getOrderByElements() != null && !select.getOrderByElements().isEmpty();
+    boolean limit = select.getLimit() != null || select.getOffset() != null || select.getFetch() != null;
+    boolean locking = select.getForMode() != null;
+    if (select instanceof SetOperationList) {
+      return new SelectShape(order, limit, false, false, false, true, locking);
+    }
+    if (!(select instanceof PlainSelect plain)) {
+      return new SelectShape(order, limit, false, false, false, false, locking);
+    }
+    boolean[] aggregate = {false};
+    for (SelectItem<?> item : plain.getSelectItems()) {
+      if (item.getExpression() != null) {
+        item.getExpression().accept(new ExpressionVisitorAdapter<Void>() {
+          @Override
+          public <S> Void visit(Function f, S context) {
+            if (AGGREGATES.contains(f.getName().toUpperCase(Locale.ROOT))) {
+              aggregate[0] = true;
+            }
+            return super.visit(f, context);
+          }
+
+          @Override
+          public <S> Void visit(ParenthesedSelect sub, S context) {
+            return null;
+          }
+        }, null);
+      }
+    }
+    return new SelectShape(order, limit, aggregate[0], plain.getGroupBy() != null, plain.getDistinct() != null, false,
+        locking);
+  }
+
+  // ---- names ----------------------------------------------------------------------------------------
+
+  private static List<String> names(ExpressionList<Column> columns) {
+    List<String> out = new ArrayList<>();
+    if (columns != null) {
+      for (Column c : columns) {
+        out.add(columnName(c));
+      }
+    }
+    return out;
+  }
+
+  private static String columnName(Column c) {
+    return unquote(c.getColumnName());
+  }
+
+  private static String qualifier(Table t) {
+    return unquote(t.getName());
+  }
+
+  static String unquote(String name) {
+    if (name == null) {
+      return null;
+    }
+    String s = name;
+    if (s.length() > 1 && (s.charAt(0) == '`' || s.charAt(0) == '"') && s.charAt(s.length() - 1) == s.charAt(0)) {
+      s = s.substring(1, s.length() - 1);
+    }
+    return s.toLowerCase(Locale.ROOT);
+  }
+}

@@ -1,0 +1,70 @@
+package dev.shardex.driver.sql;
+
+import com.github.benmanes.caffeine.cache.Cache;
+import com.github.benmanes.caffeine.cache.Caffeine;
+import java.sql.SQLException;
+import java.util.Set;
+import java.util.concurrent.atomic.LongAdder;
+
+/**
+ * Never parse the same SQL text twice. Prepared statements are cached by their text; plain
+ * statements are first normalised (literals out, {@code ?} in) so texts that differ only in
+ * literals share one entry, and the literals travel with each execution as its values.
+ *
+ * <p>Some literals cannot become parameters ({@code DECIMAL(10,2)}, {@code INTERVAL 1 DAY} in some
+ * positions): when the normalised text does not parse, the raw text is parsed and cached under
+ * its own key, and the normalised key remembers to skip straight to it next time.
+ */
+public final class TemplateCache {
+  private static final Set<String> NORMALISED = Set.of("SELECT", "WITH", "INSERT", "REPLACE", "UPDATE", "DELETE");
+  private static final RouteTemplate RAW_ONLY = RouteTemplate.simple(StatementType.OTHER, 0, Hints.NONE, null);
+  private static final Object[] NO_VALUES = new Object[0];
+
+  private final Cache<String, RouteTemplate> cache;
+  private final LongAdder analyses = new LongAdder();
+
+  public TemplateCache(long maximumSize) {
+    this.cache = Caffeine.newBuilder().maximumSize(maximumSize).build();
+  }
+
+  /** The template of a prepared statement's text. */
+  public RouteTemplate prepared(String sql) throws SQLException {
+    RouteTemplate t = cache.getIfPresent(sql);
+    if (t == null) {
+      t = analyse(sql);
+      cache.put(sql, t);
+    }
+    return t;
+  }
+
+  /** The template of a plain statement and the values of its literals. */
+  public Analysis plain(String sql) throws SQLException {
+    if (!NORMALISED.contains(SqlLexer.firstKeyword(sql))) {
+      return new Analysis(prepared(sql), NO_VALUES);
+    }
+    NormalizedSql normal = SqlLexer.normalise(sql);
+    RouteTemplate t = cache.getIfPresent(normal.text());
+    if (t == null) {
+      try {
+        t = analyse(normal.text());
+      } catch (SQLException unparameterisable) {
+        cache.put(normal.text(), RAW_ONLY);
+        return new Analysis(prepared(sql), NO_VALUES);
+      }
+      cache.put(normal.text(), t);
+    } else if (t == RAW_ONLY) {
+      return new Analysis(prepared(sql), NO_VALUES);
+    }
+    return new Analysis(t, normal.literals().toArray());
+  }
+
+  private RouteTemplate analyse(String sql) throws SQLException {
+    analyses.increment();
+    return Analyzer.analyze(sql);
+  }
+
+  /** How many texts were analysed (parsed) so far: cache misses. */
+  public long analyses() {
+    return analyses.sum();
+  }
+}
