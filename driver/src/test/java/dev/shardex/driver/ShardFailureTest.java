@@ -1,0 +1,75 @@
+package dev.shardex.driver;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.shardex.directory.KeySpace;
+import dev.shardex.sandbox.SandboxCluster;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import org.junit.jupiter.api.Test;
+
+/** Acceptance: a stopped shard fails only the statements routed to it, with SQLState class 08 naming it. */
+class ShardFailureTest {
+  static final String URL = "jdbc:shardex:sandbox:failover?shards=2&shardex.connectTimeoutMs=1000";
+
+  @Test
+  void stoppingOneShardFailsOnlyItsStatements() throws Exception {
+    SandboxCluster sandbox = SandboxCluster.shared("failover", 2);
+    try (Connection c = DriverManager.getConnection(URL); Statement s = c.createStatement()) {
+      s.execute("/* shardex:sharded key=user_id */ CREATE TABLE IF NOT EXISTS ff_rows (user_id BIGINT, v INT)");
+      for (long u = 1; u <= 6; u++) {
+        s.executeUpdate("INSERT INTO ff_rows (user_id, v) VALUES (" + u + ", 1)");
+      }
+      var store = TestCluster.cluster(c).directory().store();
+      long onZero = -1;
+      long onOne = -1;
+      for (long u = 1; u <= 6; u++) {
+        int shard = store.lookup(KeySpace.DEFAULT, Long.toString(u)).shardId();
+        if (shard == 0) {
+          onZero = u;
+        } else {
+          onOne = u;
+        }
+      }
+      assertTrue(onZero > 0 && onOne > 0, "users on both shards");
+
+      sandbox.stopShard(1);
+      try {
+        for (String sql : new String[] {"SELECT v FROM ff_rows WHERE user_id = " + onOne,
+            "UPDATE ff_rows SET v = 2 WHERE user_id = " + onOne, "SELECT * FROM ff_rows"}) {
+          SQLException e = assertThrows(SQLException.class, () -> {
+            try (ResultSet rs = s.executeQuery(sql.startsWith("UPDATE") ? "SELECT 1" : sql)) {
+              if (sql.startsWith("UPDATE")) {
+                s.executeUpdate(sql);
+              }
+            }
+          }, sql);
+          assertTrue(e.getSQLState().startsWith("08"), sql + " -> SQLState " + e.getSQLState());
+          assertTrue(e.getMessage().contains("shard 1 ("), sql + " -> " + e.getMessage());
+          assertFalse(e.getMessage().contains(sandbox.password()), "no password in: " + e.getMessage());
+        }
+        try (PreparedStatement ps = c.prepareStatement("UPDATE ff_rows SET v = v + 1 WHERE user_id = ?")) {
+          ps.setLong(1, onZero);
+          assertEquals(1, ps.executeUpdate(), "shard 0 keeps working");
+        }
+        try (ResultSet rs = s.executeQuery("SELECT v FROM ff_rows WHERE user_id = " + onZero)) {
+          assertTrue(rs.next());
+          assertEquals(2, rs.getInt(1));
+        }
+      } finally {
+        sandbox.startShard(1);
+      }
+      try (ResultSet rs = s.executeQuery("SELECT v FROM ff_rows WHERE user_id = " + onOne)) {
+        assertTrue(rs.next(), "shard 1 serves again after restart");
+        assertEquals(1, rs.getInt(1));
+      }
+    }
+  }
+}
