@@ -21,10 +21,12 @@ public final class TemplateCache {
   private static final Object[] NO_VALUES = new Object[0];
 
   private final Cache<String, RouteTemplate> cache;
+  private final Cache<String, RouteTemplate> normalised;
   private final LongAdder analyses = new LongAdder();
 
   public TemplateCache(long maximumSize) {
     this.cache = Caffeine.newBuilder().maximumSize(maximumSize).build();
+    this.normalised = Caffeine.newBuilder().maximumSize(maximumSize).build();
   }
 
   /** The template of a prepared statement's text. */
@@ -43,15 +45,18 @@ public final class TemplateCache {
       return new Analysis(prepared(sql), NO_VALUES);
     }
     NormalizedSql normal = SqlLexer.normalise(sql);
-    RouteTemplate t = cache.getIfPresent(normal.text());
+    RouteTemplate t = normalised.getIfPresent(normal.text());
     if (t == null) {
       try {
         t = analyse(normal.text());
       } catch (SQLException unparameterisable) {
-        cache.put(normal.text(), RAW_ONLY);
+        if (normal.literals().isEmpty()) {
+          throw unparameterisable; // nothing was replaced: the text itself does not parse
+        }
+        normalised.put(normal.text(), RAW_ONLY);
         return new Analysis(prepared(sql), NO_VALUES);
       }
-      cache.put(normal.text(), t);
+      normalised.put(normal.text(), t);
     } else if (t == RAW_ONLY) {
       return new Analysis(prepared(sql), NO_VALUES);
     }
