@@ -52,12 +52,6 @@ final class QueryRoute {
       defs[i] = dir.table(t.tables().get(i).name());
       parent[i] = i;
     }
-    for (KeyPredicate kp : t.keys()) {
-      int r = resolve(kp.column());
-      if (r >= 0 && (keyValues[r] == null || kp.values().size() < keyValues[r].size())) {
-        keyValues[r] = kp.values();
-      }
-    }
     for (ColumnLink link : t.links()) {
       int a = resolve(link.left());
       int b = resolve(link.right());
@@ -66,6 +60,12 @@ final class QueryRoute {
           throw ShardexError.CROSS_KEYSPACE.exception(defs[a].name(), defs[a].keySpace(), defs[b].name(), defs[b].keySpace());
         }
         parent[find(a)] = find(b);
+      }
+    }
+    for (KeyPredicate kp : t.keys()) {
+      int r = resolve(kp.column());
+      if (r >= 0 && (keyValues[r] == null || kp.values().size() < keyValues[r].size())) {
+        keyValues[r] = kp.values();
       }
     }
   }
@@ -84,13 +84,14 @@ final class QueryRoute {
           String verb = t.type().name();
           throw ShardexError.NO_KEY_WRITE.exception(verb, target.name(), target.keyColumn(), target.keyColumn());
         }
-        if (t.writeLimit()) {
-          throw ShardexError.CROSS_SHARD.exception(t.type() + " with ORDER BY/LIMIT on " + target.name(), "every shard",
-              "a LIMIT cannot be split across shards exactly", "add the key to the WHERE clause");
-        }
       }
     }
     List<Integer> targets = shards == ALL ? List.copyOf(dir.shards().keySet()) : shards;
+    if (write && t.writeLimit() && targets.size() > 1) {
+      throw ShardexError.CROSS_SHARD.exception(t.type() + " with ORDER BY/LIMIT on " + target.name(),
+          Router.join(targets), "a LIMIT cannot be split across shards exactly",
+          shards == ALL ? "add the key to the WHERE clause" : "give keys that live on one shard");
+    }
     if (targets.isEmpty()) {
       targets = List.of(Router.anyReadable(ctx));
     }
@@ -117,13 +118,57 @@ final class QueryRoute {
     return shards.isEmpty() ? null : RoutePlan.of(Fanout.CONCAT, shards, false);
   }
 
-  /** The shards the statement needs, ALL for every shard, empty for "any one"; skipping one reference. */
+  /**
+   * The shards the statement needs, ALL for every shard, empty for "any one"; skipping one
+   * reference. Top-level UNION branches are routed apart and their shards added up.
+   */
   private List<Integer> shardsFor(int skip, boolean write) throws SQLException {
+    TreeSet<Integer> branches = new TreeSet<>();
+    for (int i = 0; i < defs.length; i++) {
+      if (i != skip) {
+        branches.add(t.tables().get(i).branch());
+      }
+    }
+    if (branches.size() <= 1) {
+      return branchShards(skip, write, branches.isEmpty() ? 0 : branches.first());
+    }
+    TreeSet<Integer> union = new TreeSet<>();
+    boolean everyBranchSharded = true;
+    boolean all = false;
+    for (int b : branches) {
+      List<Integer> s = branchShards(skip, write, b);
+      everyBranchSharded &= hasSharded(b, skip);
+      if (s == ALL) {
+        all = true;
+      } else {
+        union.addAll(s);
+      }
+    }
+    List<Integer> result = all ? ALL : List.copyOf(union);
+    if (!everyBranchSharded && (all || union.size() > 1)) {
+      // a GLOBAL or SINGLE branch run on every shard would repeat its rows or miss its table
+      throw ShardexError.CROSS_SHARD.exception(t.type().name(), describe(result),
+          "its UNION needs a cross-shard merge, which this version does not do",
+          "add the key (key = ? or key IN (...) on one shard) to route it to one shard");
+    }
+    return result;
+  }
+
+  private boolean hasSharded(int branch, int skip) {
+    for (int i = 0; i < defs.length; i++) {
+      if (i != skip && t.tables().get(i).branch() == branch && defs[i] != null && defs[i].kind() == TableKind.SHARDED) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  private List<Integer> branchShards(int skip, boolean write, int branch) throws SQLException {
     TreeSet<Integer> homes = new TreeSet<>();
     List<Integer> sharded = new ArrayList<>();
     String keySpace = null;
     for (int i = 0; i < defs.length; i++) {
-      if (i == skip) {
+      if (i == skip || t.tables().get(i).branch() != branch) {
         continue;
       }
       TableDef def = defs[i];
@@ -149,7 +194,7 @@ final class QueryRoute {
     int home = homes.first();
     if (fromSharded == ALL || (!fromSharded.isEmpty() && (fromSharded.size() > 1 || fromSharded.get(0) != home))) {
       throw ShardexError.CROSS_SHARD.exception(t.type().name(),
-          (fromSharded == ALL ? "every shard" : Router.join(fromSharded)) + " and home shard " + home,
+          describe(fromSharded) + " and home shard " + home,
           "it combines SHARDED tables with a SINGLE table on shard " + home, "query them separately");
     }
     return List.of(home);
@@ -228,22 +273,17 @@ final class QueryRoute {
     if (set == null) {
       return;
     }
-    if (shards == ALL || shards.size() != 1) {
+    if (shards == ALL) {
       throw ShardexError.KEY_SET_WITHOUT_KEY.exception(target.name(), target.keyColumn(), target.keyColumn());
     }
-    int current = shards.get(0);
-    Object raw = Router.valueOf(set, values, target.name(), target.keyColumn());
-    Object key = dir.keySpace(target.keySpace()).keyType().canonical(raw, target.name());
-    Placement p = dir.routeRead(target.keySpace(), key);
-    if (p == null && !ctx.dryRun()) {
-      p = dir.store().placeIfAbsent(target.keySpace(), key.toString(), current);
+    if (shards.isEmpty()) {
+      return; // no row has the current key: nothing moves
     }
-    if (p == null) {
-      return; // EXPLAIN ROUTE: a new key would be placed on the row's shard
-    }
-    if (p.shardId() != current) {
-      throw ShardexError.KEY_CHANGE.exception(target.name(), target.keyColumn(), p.shardId(), current);
-    }
+    Router.checkKeyStays(target, set, values, shards, ctx);
+  }
+
+  private String describe(List<Integer> shards) {
+    return Router.join(shards == ALL ? dir.shards().keySet() : shards);
   }
 
   /** The SHARDED reference whose key column this is, or -1. */
@@ -267,13 +307,27 @@ final class QueryRoute {
         }
       }
       if (c.qualifier() == null && candidates > 0) {
-        return candidates == 1 ? found : -1;
+        return candidates == 1 || sameComponent(scope, c.column()) ? found : -1;
       }
       if (c.qualifier() == null && hasTables(scope)) {
         return -1; // unqualified names bind to the innermost scope that has tables
       }
     }
     return -1;
+  }
+
+  /** Whether every reference of the scope keyed on this column is in one component (JOIN ... USING). */
+  private boolean sameComponent(int scope, String column) {
+    int root = -1;
+    for (int i = 0; i < defs.length; i++) {
+      if (t.tables().get(i).scope() == scope && isKey(i, column)) {
+        if (root >= 0 && find(i) != root) {
+          return false;
+        }
+        root = find(i);
+      }
+    }
+    return true;
   }
 
   private boolean hasTables(int scope) {

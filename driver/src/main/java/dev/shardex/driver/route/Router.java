@@ -33,6 +33,9 @@ public final class Router {
     if (ctx.hintsEnabled() && t.hints().routes()) {
       return byHint(t, values, ctx);
     }
+    if (t.parseError() != null) {
+      throw t.parseError();
+    }
     return switch (t.type()) {
       case DDL -> ddl(t, dir);
       case INSERT, REPLACE -> insert(t, values, ctx);
@@ -60,14 +63,16 @@ public final class Router {
       return RoutePlan.one(h.shard(), write);
     }
     String keySpace = KeySpace.DEFAULT;
+    String table = "key space " + KeySpace.DEFAULT;
     for (var ref : t.tables()) {
       TableDef def = ctx.directory().table(ref.name());
       if (def != null && def.kind() == TableKind.SHARDED) {
         keySpace = def.keySpace();
+        table = def.name();
         break;
       }
     }
-    Object key = ctx.directory().keySpace(keySpace).keyType().canonical(h.key(), "hint key=" + h.key());
+    Object key = ctx.directory().keySpace(keySpace).keyType().canonical(h.key(), table);
     Placement p = write ? ctx.directory().routeWrite(keySpace, key, !ctx.dryRun()) : ctx.directory().routeRead(keySpace, key);
     return RoutePlan.one(p == null ? anyReadable(ctx) : p.shardId(), write);
   }
@@ -84,6 +89,14 @@ public final class Router {
       TableDef def = declaration(name, t.hints(), dir);
       return new RoutePlan(Fanout.DDL, shardsOf(def, dir), true, def, List.of());
     }
+    if (ddl.verb() == Ddl.Verb.RENAME) {
+      TableDef def = dir.table(ddl.tables().get(0));
+      if (def == null) {
+        return new RoutePlan(Fanout.DDL, List.of(dir.homeShard()), true, null, List.of());
+      }
+      TableDef renamed = new TableDef(ddl.tables().get(1), def.kind(), def.keySpace(), def.keyColumn(), def.homeShard());
+      return new RoutePlan(Fanout.DDL, shardsOf(def, dir), true, renamed, List.of(def.name()));
+    }
     TreeSet<Integer> shards = new TreeSet<>();
     for (String name : ddl.tables()) {
       TableDef def = dir.table(name);
@@ -96,10 +109,27 @@ public final class Router {
   /** The declaration a CREATE TABLE makes: its comment's, else the catalog's, else SINGLE on home. */
   private static TableDef declaration(String name, Hints hints, Directory dir) throws SQLException {
     Hints.Declaration d = hints.declaration();
+    TableDef existing = dir.table(name);
     if (d == null) {
-      TableDef existing = dir.table(name);
       return existing != null ? existing : TableDef.single(name, dir.homeShard());
     }
+    TableDef declared = declared(name, d, dir);
+    if (existing != null && !existing.equals(declared)) {
+      throw ShardexError.BAD_DECLARATION.exception("of table " + name, "it is already declared " + describe(existing)
+          + "; a CREATE TABLE cannot change how an existing table is spread (drop it first, or use 'shardex tables')");
+    }
+    return declared;
+  }
+
+  private static String describe(TableDef def) {
+    return switch (def.kind()) {
+      case SHARDED -> "SHARDED by " + def.keyColumn() + " in key space " + def.keySpace();
+      case GLOBAL -> "GLOBAL";
+      case SINGLE -> "SINGLE on shard " + def.homeShard();
+    };
+  }
+
+  private static TableDef declared(String name, Hints.Declaration d, Directory dir) throws SQLException {
     return switch (d.kind()) {
       case SHARDED -> {
         dir.keySpace(d.keySpace());
@@ -125,6 +155,9 @@ public final class Router {
 
   private static RoutePlan insert(RouteTemplate t, Object[] values, RouteContext ctx) throws SQLException {
     Directory dir = ctx.directory();
+    if (t.targetTable() == null) {
+      return RoutePlan.one(anyReadable(ctx), true);
+    }
     String table = t.targetTable().name();
     TableDef def = dir.table(table);
     if (def == null || def.kind() == TableKind.SINGLE) {
@@ -157,7 +190,32 @@ public final class Router {
       throw ShardexError.CROSS_SHARD.exception("multi-row INSERT into " + table, join(shards),
           "splitting one INSERT across shards is not supported yet", "insert each key's rows in its own statement");
     }
+    ValueSource onDuplicate = t.assignments().get(def.keyColumn());
+    if (onDuplicate != null && !(onDuplicate instanceof ValueSource.Opaque)) {
+      checkKeyStays(def, onDuplicate, values, List.copyOf(shards), ctx);
+    }
     return RoutePlan.one(shards.first(), true);
+  }
+
+  /**
+   * An assignment to a row's shard key must keep the row on its shard: the new key must be owned
+   * by the shard(s) the rows live on; a new key is placed there (not on a dry run).
+   */
+  static void checkKeyStays(TableDef target, ValueSource set, Object[] values, List<Integer> rowShards, RouteContext ctx)
+      throws SQLException {
+    Directory dir = ctx.directory();
+    Object raw = valueOf(set, values, target.name(), target.keyColumn());
+    Object key = dir.keySpace(target.keySpace()).keyType().canonical(raw, target.name());
+    Placement p = dir.routeRead(target.keySpace(), key);
+    if (p == null && rowShards.size() == 1 && !ctx.dryRun()) {
+      p = dir.store().placeIfAbsent(target.keySpace(), key.toString(), rowShards.get(0));
+    }
+    int owner = p == null ? rowShards.get(0) : p.shardId();
+    for (int current : rowShards) {
+      if (current != owner) {
+        throw ShardexError.KEY_CHANGE.exception(target.name(), target.keyColumn(), owner, current);
+      }
+    }
   }
 
   private static void requireSourceOn(RouteTemplate t, Object[] values, RouteContext ctx, int shard, String table)
@@ -172,8 +230,8 @@ public final class Router {
   private static void requireNoShardedSource(RouteTemplate t, Directory dir, String table) throws SQLException {
     for (var ref : t.tables()) {
       TableDef def = dir.table(ref.name());
-      if (def != null && def.kind() != TableKind.GLOBAL && !ref.name().equals(table)) {
-        throw ShardexError.CROSS_SHARD.exception("INSERT ... SELECT into GLOBAL table " + table, "every shard",
+      if ((def == null || def.kind() != TableKind.GLOBAL) && !ref.name().equals(table)) {
+        throw ShardexError.CROSS_SHARD.exception("INSERT ... SELECT into GLOBAL table " + table, join(dir.shards().keySet()),
             "its source " + ref.name() + " is not on every shard", "read the rows, then insert them");
       }
     }
@@ -191,8 +249,11 @@ public final class Router {
     if (source instanceof ValueSource.Literal l) {
       return l.value();
     }
-    throw ShardexError.UNSUPPORTED.exception("the key " + column + " of table " + table + " given as the expression '"
-        + ((ValueSource.Opaque) source).text() + "'", "give the key as a literal or a ? parameter");
+    // Quote the expression as written; a plain statement's normalised text shows ? for its literals, so skip those.
+    String text = ((ValueSource.Opaque) source).text();
+    throw ShardexError.UNSUPPORTED.exception("the key " + column + " of table " + table + " given as "
+        + (text.contains("?") || text.isEmpty() ? "an expression" : "the expression '" + text + "'"),
+        "give the key as a literal or a ? parameter");
   }
 
   static String join(java.util.Collection<Integer> shards) {

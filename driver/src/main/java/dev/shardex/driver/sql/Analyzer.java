@@ -44,7 +44,15 @@ public final class Analyzer {
     if (!PARSED.contains(keyword)) {
       return RouteTemplate.simple(StatementType.OTHER, 0, hints, null);
     }
-    Statement statement = parse(sql);
+    Statement statement;
+    try {
+      statement = parse(sql);
+    } catch (SQLException e) {
+      if (hints.routes()) {
+        return RouteTemplate.unparsed(typeOf(keyword), hints, e);
+      }
+      throw e;
+    }
     TemplateBuilder b = new TemplateBuilder(hints);
     if (statement instanceof Select select) {
       return b.select(select);
@@ -58,6 +66,16 @@ public final class Analyzer {
       return b.delete(delete);
     }
     return RouteTemplate.simple(StatementType.OTHER, 0, hints, null);
+  }
+
+  private static StatementType typeOf(String keyword) {
+    return switch (keyword) {
+      case "INSERT" -> StatementType.INSERT;
+      case "REPLACE" -> StatementType.REPLACE;
+      case "UPDATE" -> StatementType.UPDATE;
+      case "DELETE" -> StatementType.DELETE;
+      default -> StatementType.SELECT;
+    };
   }
 
   /** {@code EXPLAIN ROUTE <sql>}: the statement to explain, or null if this is not one. */
@@ -77,10 +95,26 @@ public final class Analyzer {
     return explained(sql) != null;
   }
 
+  /**
+   * Words JSqlParser 5.4 reserves that MySQL does not (SETTINGS came with ClickHouse support,
+   * JSqlParser #2362): used bare as table or column names they fail the parse, so a failed parse is
+   * retried with them back-quoted. Only the parse sees the quotes; the shard gets the text as written.
+   */
+  private static final java.util.regex.Pattern NOT_RESERVED_IN_MYSQL =
+      java.util.regex.Pattern.compile("(?i)(?<![`'\"\\w])(settings)(?![`'\"\\w])");
+
   static Statement parse(String sql) throws SQLException {
     try {
       return CCJSqlParserUtil.newParser(sql).Statement();
     } catch (ParseException | RuntimeException | StackOverflowError e) {
+      java.util.regex.Matcher m = NOT_RESERVED_IN_MYSQL.matcher(sql);
+      if (m.find()) {
+        try {
+          return CCJSqlParserUtil.newParser(m.replaceAll("`$1`")).Statement();
+        } catch (ParseException | RuntimeException | StackOverflowError ignored) {
+          // report the original failure
+        }
+      }
       String reason = e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage().lines().findFirst().orElse("");
       throw ShardexError.PARSE.withCause(e, reason.strip().toLowerCase(Locale.ROOT).startsWith("encountered")
           ? reason.strip() : "parser: " + reason.strip());

@@ -54,6 +54,10 @@ public record Hints(String key, Integer shard, Declaration declaration) {
     TableKind kind = null;
     for (TableKind k : TableKind.values()) {
       if (attrs.containsKey(k.name().toLowerCase(Locale.ROOT))) {
+        if (kind != null) {
+          throw ShardexError.BAD_DECLARATION.exception("/* shardex:" + String.join(" ", attrs.keySet()) + " */",
+              "give one of sharded, global, single");
+        }
         kind = k;
       }
     }

@@ -9,6 +9,8 @@ import java.util.Map;
  * written table, the inserted rows and the assigned columns. Values are {@link ValueSource}s, so
  * the template holds no execution's data; the router pairs it with each execution's values.
  *
+ * <p>{@code parseError} is set only for unparseable statements that carry a routing hint.
+ *
  * <p>The template knows no catalog: whether a table is SHARDED, and on which column, is looked up
  * at route time, so declaring a table never invalidates cached templates.
  */
@@ -27,11 +29,21 @@ public record RouteTemplate(
     SelectShape shape,
     boolean writeLimit,
     Hints hints,
-    Ddl ddl) {
+    Ddl ddl,
+    java.sql.SQLException parseError) {
 
   public static RouteTemplate simple(StatementType type, int parameterCount, Hints hints, Ddl ddl) {
     return new RouteTemplate(type, parameterCount, List.of(), new int[] {-1}, List.of(), List.of(), -1, List.of(),
-        List.of(), false, Map.of(), SelectShape.NONE, false, hints, ddl);
+        List.of(), false, Map.of(), SelectShape.NONE, false, hints, ddl, null);
+  }
+
+  /**
+   * A statement JSqlParser cannot parse but that carries a routing hint: usable only when hints
+   * are honoured; otherwise routing raises {@code parseError}.
+   */
+  public static RouteTemplate unparsed(StatementType type, Hints hints, java.sql.SQLException parseError) {
+    return new RouteTemplate(type, 0, List.of(), new int[] {-1}, List.of(), List.of(), -1, List.of(), List.of(), false,
+        Map.of(), SelectShape.NONE, false, hints, null, parseError);
   }
 
   public TableRef targetTable() {

@@ -6,13 +6,23 @@ package dev.shardex.driver.sql;
  */
 public record SelectShape(
     boolean orderBy, boolean limit, boolean aggregates, boolean groupBy, boolean distinct, boolean union,
-    boolean lockingRead) {
-  public static final SelectShape NONE = new SelectShape(false, false, false, false, false, false, false);
+    boolean lockingRead, boolean nested) {
+  public static final SelectShape NONE = new SelectShape(false, false, false, false, false, false, false, false);
+
+  public SelectShape(boolean orderBy, boolean limit, boolean aggregates, boolean groupBy, boolean distinct,
+      boolean union, boolean lockingRead) {
+    this(orderBy, limit, aggregates, groupBy, distinct, union, lockingRead, false);
+  }
+
+  /** The same shape, marked as holding a subquery that aggregates, groups, de-duplicates or limits. */
+  public SelectShape withNested() {
+    return new SelectShape(orderBy, limit, aggregates, groupBy, distinct, union, lockingRead, true);
+  }
 
   /** The first feature that needs a real merge, or null when concatenation is exact. */
   public String needsMerge() {
     if (aggregates) {
-      return "aggregate functions";
+      return "aggregate or window functions";
     }
     if (groupBy) {
       return "GROUP BY";
@@ -26,6 +36,9 @@ public record SelectShape(
     if (limit) {
       return "LIMIT";
     }
-    return union ? "UNION" : null;
+    if (union) {
+      return "UNION";
+    }
+    return nested ? "subquery (aggregate, GROUP BY, DISTINCT or LIMIT inside)" : null;
   }
 }

@@ -38,15 +38,21 @@ public final class SqlLexer {
           out.append('?');
         }
         i = end;
-      } else if (Character.isDigit(c) || (c == '.' && i + 1 < n && Character.isDigit(sql.charAt(i + 1)))) {
-        end = numberEnd(sql, i);
+      } else if (startsNumber(sql, i) || (c == '-' && startsNumber(sql, i + 1) && signAllowed(out))) {
+        boolean negative = c == '-';
+        int from = negative ? i + 1 : i;
+        end = numberEnd(sql, from);
         boolean glued = (i > 0 && (isIdentifierPart(sql.charAt(i - 1)) || sql.charAt(i - 1) == '.'))
             || (end < n && isIdentifierPart(sql.charAt(end)));
-        if (glued || (c == '0' && i + 1 < n && (sql.charAt(i + 1) == 'x' || sql.charAt(i + 1) == 'b'))) {
-          end = identifierEnd(sql, i);
+        if (glued || afterInterval(out)
+            || (sql.charAt(from) == '0' && from + 1 < n && (sql.charAt(from + 1) == 'x' || sql.charAt(from + 1) == 'b'))) {
+          // kept as written: part of a name, an INTERVAL's count (JSqlParser cannot take
+          // "INTERVAL ? DAY AND ..."), or a hex/bit literal
+          end = Math.max(end, identifierEnd(sql, from));
           out.append(sql, i, end);
         } else {
-          literals.add(number(sql.substring(i, end)));
+          Object value = number(sql.substring(from, end));
+          literals.add(negative ? negate(value) : value);
           out.append('?');
         }
         i = end;
@@ -202,6 +208,38 @@ public final class SqlLexer {
       }
     }
     return j;
+  }
+
+  private static boolean startsNumber(String sql, int i) {
+    return i < sql.length() && (Character.isDigit(sql.charAt(i))
+        || (sql.charAt(i) == '.' && i + 1 < sql.length() && Character.isDigit(sql.charAt(i + 1))));
+  }
+
+  /** A minus is a sign (not a subtraction) after an operator, an opening bracket or a comma. */
+  private static boolean signAllowed(StringBuilder out) {
+    for (int k = out.length() - 1; k >= 0; k--) {
+      char p = out.charAt(k);
+      if (!Character.isWhitespace(p)) {
+        return "=<>(,!".indexOf(p) >= 0;
+      }
+    }
+    return false;
+  }
+
+  private static boolean afterInterval(StringBuilder out) {
+    int k = out.length() - 1;
+    while (k >= 0 && Character.isWhitespace(out.charAt(k))) {
+      k--;
+    }
+    int end = k + 1;
+    while (k >= 0 && Character.isLetter(out.charAt(k))) {
+      k--;
+    }
+    return out.substring(k + 1, end).equalsIgnoreCase("INTERVAL");
+  }
+
+  private static Object negate(Object value) {
+    return value instanceof Long l ? (Object) (-l) : ((BigDecimal) value).negate();
   }
 
   private static Object number(String text) {

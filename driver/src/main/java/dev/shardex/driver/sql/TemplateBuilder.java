@@ -2,11 +2,15 @@ package dev.shardex.driver.sql;
 
 import java.math.BigDecimal;
 import java.util.ArrayList;
+import java.util.Collections;
+import java.util.HashSet;
+import java.util.IdentityHashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
+import net.sf.jsqlparser.expression.AnalyticExpression;
 import net.sf.jsqlparser.expression.DoubleValue;
 import net.sf.jsqlparser.expression.Expression;
 import net.sf.jsqlparser.expression.ExpressionVisitorAdapter;
@@ -33,7 +37,9 @@ import net.sf.jsqlparser.statement.select.ParenthesedSelect;
 import net.sf.jsqlparser.statement.select.PlainSelect;
 import net.sf.jsqlparser.statement.select.Select;
 import net.sf.jsqlparser.statement.select.SelectItem;
+import net.sf.jsqlparser.statement.select.SetOperation;
 import net.sf.jsqlparser.statement.select.SetOperationList;
+import net.sf.jsqlparser.statement.select.TableStatement;
 import net.sf.jsqlparser.statement.select.Values;
 import net.sf.jsqlparser.statement.select.WithItem;
 import net.sf.jsqlparser.statement.update.Update;
@@ -56,6 +62,10 @@ final class TemplateBuilder {
   private final List<Integer> scopeParents = new ArrayList<>();
   private final List<KeyPredicate> keys = new ArrayList<>();
   private final List<ColumnLink> links = new ArrayList<>();
+  private final Set<String> cteNames = new HashSet<>();
+  private final Set<Object> walked = Collections.newSetFromMap(new IdentityHashMap<>());
+  private int branch;
+  private boolean nestedNeedsMerge;
   private int maxParam;
 
   TemplateBuilder(Hints hints) {
@@ -67,7 +77,11 @@ final class TemplateBuilder {
   RouteTemplate select(Select select) {
     int scope = newScope(-1);
     walkSelect(select, scope);
-    return build(StatementType.SELECT, -1, List.of(), List.of(), false, Map.of(), shape(select), false);
+    SelectShape shape = shape(select);
+    if (nestedNeedsMerge) {
+      shape = shape.withNested();
+    }
+    return build(StatementType.SELECT, -1, List.of(), List.of(), false, Map.of(), shape, false);
   }
 
   RouteTemplate insert(Insert insert) {
@@ -86,8 +100,8 @@ final class TemplateBuilder {
         }
       }
       rows.add(row);
-    } else if (insert.getValues() != null) {
-      rows = rows(insert.getValues());
+    } else if (insert.getSelect() instanceof Values values) {
+      rows = rows(values);
     } else if (insert.getSelect() != null) {
       fromSelect = true;
       walkSelect(insert.getSelect(), newScope(scope));
@@ -112,8 +126,8 @@ final class TemplateBuilder {
         }
       }
       rows.add(row);
-    } else if (upsert.getValues() != null) {
-      rows = rows(upsert.getValues());
+    } else if (upsert.getSelect() instanceof Values values) {
+      rows = rows(values);
     } else if (upsert.getSelect() != null) {
       fromSelect = true;
       walkSelect(upsert.getSelect(), newScope(scope));
@@ -161,7 +175,7 @@ final class TemplateBuilder {
       boolean fromSelect, Map<String, ValueSource> assignments, SelectShape shape, boolean writeLimit) {
     int[] parents = scopeParents.stream().mapToInt(Integer::intValue).toArray();
     return new RouteTemplate(type, maxParam, List.copyOf(tables), parents, List.copyOf(keys), List.copyOf(links), target,
-        List.copyOf(columns), List.copyOf(rows), fromSelect, assignments, shape, writeLimit, hints, null);
+        List.copyOf(columns), List.copyOf(rows), fromSelect, assignments, shape, writeLimit, hints, null, null);
   }
 
   // ---- SELECT structure -------------------------------------------------------------------------
@@ -169,7 +183,10 @@ final class TemplateBuilder {
   private void walkSelect(Select select, int scope) {
     if (select.getWithItemsList() != null) {
       for (WithItem<?> with : select.getWithItemsList()) {
+        // A CTE is a named subquery: its body is walked once, and its name is no table.
+        cteNames.add(unquote(with.getAliasName()));
         if (with.getSelect() != null) {
+          nestedNeedsMerge |= mergeSensitive(with.getSelect());
           walkSelect(with.getSelect(), newScope(scope));
         }
       }
@@ -177,9 +194,16 @@ final class TemplateBuilder {
     if (select instanceof PlainSelect plain) {
       walkPlain(plain, scope);
     } else if (select instanceof SetOperationList union) {
-      for (Select part : union.getSelects()) {
-        walkSelect(part, newScope(scope));
+      boolean top = scope == 0;
+      for (int i = 0; i < union.getSelects().size(); i++) {
+        if (top) {
+          branch = i; // top-level UNION branches route independently
+        }
+        nestedNeedsMerge |= mergeSensitive(union.getSelects().get(i));
+        walkSelect(union.getSelects().get(i), newScope(scope));
       }
+    } else if (select instanceof TableStatement table) {
+      addTable(table.getTable(), scope);
     } else if (select instanceof ParenthesedSelect parenthesed) {
       walkSelect(parenthesed.getSelect(), scope);
     } else if (select instanceof Values values) {
@@ -212,6 +236,8 @@ final class TemplateBuilder {
     if (item instanceof Table table) {
       addTable(table, scope);
     } else if (item instanceof ParenthesedSelect sub) {
+      // A derived table computes per shard; a concatenation is wrong if it aggregates or limits.
+      nestedNeedsMerge |= mergeSensitive(sub.getSelect());
       walkSelect(sub.getSelect(), newScope(scope));
     } else if (item instanceof ParenthesedFromItem nested) {
       walkFrom(nested.getFromItem(), scope);
@@ -224,6 +250,7 @@ final class TemplateBuilder {
       return;
     }
     for (Join join : joins) {
+      int before = tables.size();
       walkFrom(join.getRightItem(), scope);
       if (join.getOnExpressions() != null) {
         for (Expression on : join.getOnExpressions()) {
@@ -231,18 +258,28 @@ final class TemplateBuilder {
         }
       }
       if (join.getUsingColumns() != null && join.getFromItem() instanceof Table right) {
-        // USING (k): both sides' k are equal; qualify the right side, leave the left unqualified.
+        // USING (k): the right table's k equals k of each table joined before it in this scope.
         for (Column c : join.getUsingColumns()) {
           String name = columnName(c);
-          links.add(new ColumnLink(new ColumnRef(scope, null, name), new ColumnRef(scope, qualifier(right), name)));
+          for (int i = 0; i < before; i++) {
+            TableRef left = tables.get(i);
+            if (left.scope() == scope) {
+              links.add(new ColumnLink(new ColumnRef(scope, left.alias() != null ? left.alias() : left.name(), name),
+                  new ColumnRef(scope, right.getAlias() != null ? unquote(right.getAlias().getName()) : qualifier(right), name)));
+            }
+          }
         }
       }
     }
   }
 
   private int addTable(Table table, int scope) {
+    String name = unquote(table.getName());
+    if (table.getSchemaName() == null && cteNames.contains(name)) {
+      return -1;
+    }
     String alias = table.getAlias() == null ? null : unquote(table.getAlias().getName());
-    tables.add(new TableRef(unquote(table.getName()), alias, scope));
+    tables.add(new TableRef(name, alias, scope, branch));
     return tables.size() - 1;
   }
 
@@ -291,6 +328,14 @@ final class TemplateBuilder {
     } else if (e instanceof InExpression in && !in.isNot() && in.getLeftExpression() instanceof Column c
         && in.getRightExpression() instanceof ExpressionList<?> list) {
       keyPredicate(c, list, scope);
+    } else if (e instanceof InExpression in && !in.isNot() && in.getLeftExpression() instanceof Column c
+        && in.getRightExpression() instanceof ParenthesedSelect sub && sub.getSelect() instanceof PlainSelect inner
+        && inner.getSelectItems().size() == 1 && inner.getSelectItems().get(0).getExpression() instanceof Column ic) {
+      // col IN (SELECT col2 FROM ...): a semi-join, co-located when both columns are keys of one key space.
+      int subScope = newScope(scope);
+      walked.add(sub);
+      walkSelect(sub.getSelect(), subScope);
+      links.add(new ColumnLink(ref(c, scope), ref(ic, subScope)));
     }
   }
 
@@ -378,13 +423,17 @@ final class TemplateBuilder {
     e.accept(new ExpressionVisitorAdapter<Void>() {
       @Override
       public <S> Void visit(ParenthesedSelect sub, S context) {
-        walkSelect(sub.getSelect(), newScope(Math.max(scope, 0)));
+        if (walked.add(sub)) {
+          walkSelect(sub.getSelect(), newScope(Math.max(scope, 0)));
+        }
         return null;
       }
 
       @Override
       public <S> Void visit(Select sub, S context) {
-        walkSelect(sub, newScope(Math.max(scope, 0)));
+        if (walked.add(sub)) {
+          walkSelect(sub instanceof ParenthesedSelect p ? p.getSelect() : sub, newScope(Math.max(scope, 0)));
+        }
         return null;
       }
 
@@ -403,8 +452,9 @@ final class TemplateBuilder {
     boolean order = select.getOrderByElements() != null && !select.getOrderByElements().isEmpty();
     boolean limit = select.getLimit() != null || select.getOffset() != null || select.getFetch() != null;
     boolean locking = select.getForMode() != null;
-    if (select instanceof SetOperationList) {
-      return new SelectShape(order, limit, false, false, false, true, locking);
+    if (select instanceof SetOperationList union) {
+      boolean distinct = union.getOperations().stream().anyMatch(op -> !op.isAll());
+      return new SelectShape(order, limit, false, false, false, distinct, locking);
     }
     if (!(select instanceof PlainSelect plain)) {
       return new SelectShape(order, limit, false, false, false, false, locking);
@@ -422,6 +472,12 @@ final class TemplateBuilder {
           }
 
           @Override
+          public <S> Void visit(AnalyticExpression window, S context) {
+            aggregate[0] = true;
+            return null;
+          }
+
+          @Override
           public <S> Void visit(ParenthesedSelect sub, S context) {
             return null;
           }
@@ -430,6 +486,12 @@ final class TemplateBuilder {
     }
     return new SelectShape(order, limit, aggregate[0], plain.getGroupBy() != null, plain.getDistinct() != null, false,
         locking);
+  }
+
+  /** Whether a nested SELECT computes something per shard that a concatenation would get wrong. */
+  private static boolean mergeSensitive(Select select) {
+    SelectShape shape = shape(select);
+    return shape.aggregates() || shape.groupBy() || shape.distinct() || shape.limit() || shape.union();
   }
 
   // ---- names ----------------------------------------------------------------------------------------
