@@ -21,10 +21,8 @@ import org.junit.jupiter.api.Test;
 class ErrorsTest {
   @BeforeAll
   static void schema() throws Exception {
-    try (Connection c = TestCluster.connect(); Statement s = c.createStatement()) {
-      s.execute("/* shardex:sharded key=user_id */ CREATE TABLE IF NOT EXISTS er_rows (user_id BIGINT, v INT)");
-      s.executeUpdate("INSERT INTO er_rows (user_id, v) VALUES (40001, 1)");
-    }
+    TestCluster.run("/* shardex:sharded key=user_id */ CREATE TABLE IF NOT EXISTS er_rows (user_id BIGINT, v INT)",
+        "INSERT INTO er_rows (user_id, v) VALUES (40001, 1)");
   }
 
   @Test

@@ -14,10 +14,8 @@ import org.junit.jupiter.api.Test;
 class TemplateCacheTest {
   @BeforeAll
   static void schema() throws Exception {
-    try (Connection c = TestCluster.connect(); Statement s = c.createStatement()) {
-      s.execute("/* shardex:sharded key=user_id */ CREATE TABLE IF NOT EXISTS tc_notes (user_id BIGINT, note VARCHAR(40))");
-      s.executeUpdate("INSERT INTO tc_notes (user_id, note) VALUES (71, 'a'), (71, 'b')");
-    }
+    TestCluster.run("/* shardex:sharded key=user_id */ CREATE TABLE IF NOT EXISTS tc_notes (user_id BIGINT, note VARCHAR(40))",
+        "INSERT INTO tc_notes (user_id, note) VALUES (71, 'a'), (71, 'b')");
   }
 
   @Test

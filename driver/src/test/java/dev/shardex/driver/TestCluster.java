@@ -30,6 +30,15 @@ public final class TestCluster {
     return DriverManager.getConnection(URL + "&" + options);
   }
 
+  /** Runs statements through Shardex, in order, on one connection (test set-up). */
+  public static void run(String... sqls) throws SQLException {
+    try (Connection c = connect(); Statement s = c.createStatement()) {
+      for (String sql : sqls) {
+        s.execute(sql);
+      }
+    }
+  }
+
   public static Cluster cluster(Connection c) throws SQLException {
     return c.unwrap(ShardexConnection.class).cluster();
   }
