@@ -79,8 +79,9 @@ public class GenerateJdbcBases {
           .append('(').append(params).append(") throws ").append(thrown(m)).append(" { ");
       if (recordsParameter(api, m)) {
         String value = m.getName().equals("setNull") ? "null" : "a1";
-        out.append("parameters().set(a0, ").append(value).append(", p -> p.").append(m.getName()).append('(')
-            .append(argNames).append(")); }\n");
+        // The binder takes the index so a split statement can bind a parameter at a new position.
+        out.append("parameters().set(a0, ").append(value).append(", (p, i) -> p.").append(m.getName()).append('(')
+            .append(argNames.toString().replaceFirst("^a0", "i")).append(")); }\n");
       } else if (delegating) {
         out.append(ret.equals("void") ? "" : "return ").append("rs().").append(m.getName()).append('(').append(argNames).append("); }\n");
       } else if (!thrown(m).equals("SQLException")) {

@@ -23,12 +23,17 @@ final class ChangePoller implements AutoCloseable {
   private final String clientId;
   private final Lease lease;
   private final Consumer<Change> apply;
+  private final java.util.function.BiPredicate<String, String> keyBusy;
+  /** KEY changes applied while this driver still had writes in flight to the key: not acked yet. */
+  private final java.util.TreeMap<Long, Change> pending = new java.util.TreeMap<>();
   private final String directory;
   private volatile long applied;
   private boolean failing;
   private ScheduledExecutorService timer;
 
-  ChangePoller(DirectoryStore store, String clientId, Lease lease, long startAt, Consumer<Change> apply, String directory) {
+  ChangePoller(DirectoryStore store, String clientId, Lease lease, long startAt, Consumer<Change> apply,
+      java.util.function.BiPredicate<String, String> keyBusy, String directory) {
+    this.keyBusy = keyBusy;
     this.store = store;
     this.clientId = clientId;
     this.lease = lease;
@@ -65,7 +70,11 @@ final class ChangePoller implements AutoCloseable {
     }
   }
 
-  /** One poll: read and apply every new change, then heartbeat; renews the lease on success. */
+  /**
+   * One poll: read and apply every new change, then heartbeat; renews the lease on success. The
+   * heartbeat acknowledges changes only up to the first KEY change whose key still has writes in
+   * flight from before it: the mover must not copy a key while such a write may still land.
+   */
   synchronized void poll() throws SQLException {
     long startedAt = lease.now();
     List<Change> changes;
@@ -73,13 +82,22 @@ final class ChangePoller implements AutoCloseable {
       changes = store.changesSince(applied, BATCH);
       for (Change change : changes) {
         apply.accept(change);
+        if (change.kind() == Change.Kind.KEY && keyBusy.test(change.keySpace(), change.key())) {
+          pending.put(change.id(), change);
+        }
         applied = change.id();
       }
     } while (changes.size() == BATCH);
+    pending.values().removeIf(c -> !keyBusy.test(c.keySpace(), c.key()));
     try (Connection c = store.dataSource().getConnection()) {
-      store.heartbeat(c, clientId, applied);
+      store.heartbeat(c, clientId, acknowledged());
     }
     lease.renew(startedAt);
+  }
+
+  /** The highest change id this client vouches for. */
+  long acknowledged() {
+    return pending.isEmpty() ? applied : pending.firstKey() - 1;
   }
 
   @Override

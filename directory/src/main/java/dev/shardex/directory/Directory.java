@@ -40,6 +40,19 @@ public final class Directory implements AutoCloseable {
   private final Cache<String, Optional<TableDef>> tables;
   private final Cache<String, Optional<KeySpace>> keySpaces;
   private volatile TreeMap<Integer, Shard> shards;
+  private final InFlightWrites inFlight = new InFlightWrites();
+  /** Bumped before every key invalidation: a lookup that raced with one must not re-cache its answer. */
+  private final java.util.concurrent.atomic.AtomicLong keyEpoch = new java.util.concurrent.atomic.AtomicLong();
+
+  /** How a write treats a key the directory does not know. */
+  public enum WriteMode {
+    /** INSERT: place it (insert-if-absent). */
+    PLACE,
+    /** UPDATE/DELETE: it has no rows anywhere; answer null. */
+    EXISTING,
+    /** EXPLAIN ROUTE: answer the shard placement would choose now; place nothing, guard nothing. */
+    PREDICT
+  }
 
   private Directory(DirectoryStore store, DirectoryOptions options, String displayUrl, HikariDataSource ownedPool,
       String clientName) throws SQLException {
@@ -54,7 +67,7 @@ public final class Directory implements AutoCloseable {
     long start = store.lastChange();
     this.shards = loadShards();
     store.registerClient(clientId, clientInfo(), start);
-    this.poller = new ChangePoller(store, clientId, lease, start, this::apply, displayUrl);
+    this.poller = new ChangePoller(store, clientId, lease, start, this::apply, this::keyBusy, displayUrl);
     poller.poll();
     if (options.autoPoll()) {
       poller.start(options.pollMs());
@@ -178,43 +191,94 @@ public final class Directory implements AutoCloseable {
     Cache<Object, Placement> cache = placementCache(keySpace);
     Placement p = cache.getIfPresent(canonicalKey);
     if (p == null) {
+      long epoch = keyEpoch.get();
       p = store.lookup(keySpace, canonicalKey.toString());
-      if (p != null) {
+      if (p != null && keyEpoch.get() == epoch) {
         cache.put(canonicalKey, p);
       }
     }
     return p;
   }
 
-  /** The shard a write for this key must go to; places unknown keys, waits out moves. */
+  /** The shard a write for this key must go to; places unknown keys, waits out moves. No guard is kept. */
   public Placement routeWrite(String keySpace, Object canonicalKey) throws SQLException {
     return routeWrite(keySpace, canonicalKey, true);
   }
 
-  /**
-   * As {@link #routeWrite(String, Object)}; with {@code place=false} (EXPLAIN ROUTE) an unknown key
-   * is not placed and the answer is the shard placement would choose now.
-   */
+  /** As {@link #routeWrite(String, Object)}; {@code place=false} predicts (EXPLAIN ROUTE). */
   public Placement routeWrite(String keySpace, Object canonicalKey, boolean place) throws SQLException {
+    List<AutoCloseable> guards = new java.util.ArrayList<>();
+    try {
+      return routeWrite(keySpace, canonicalKey, place ? WriteMode.PLACE : WriteMode.PREDICT, guards);
+    } finally {
+      release(guards);
+    }
+  }
+
+  /**
+   * The shard a write for this key must go to, with the key marked in flight until the caller
+   * closes the guard added to {@code guards} (after the write commits or rolls back). Refused when
+   * the lease has lapsed; waits (bounded) while the key is FROZEN by a move.
+   */
+  public Placement routeWrite(String keySpace, Object canonicalKey, WriteMode mode, List<AutoCloseable> guards)
+      throws SQLException {
     lease.check();
-    Placement p = routeRead(keySpace, canonicalKey);
-    if (p == null && !place) {
-      return new Placement(chooseShard(), KeyState.ACTIVE, 0);
+    if (mode == WriteMode.PREDICT) {
+      Placement p = routeRead(keySpace, canonicalKey);
+      return p != null ? p : new Placement(chooseShard(), KeyState.ACTIVE, 0);
     }
-    if (p == null) {
-      p = store.placeIfAbsent(keySpace, canonicalKey.toString(), chooseShard());
-      placementCache(keySpace).put(canonicalKey, p);
+    while (true) {
+      AutoCloseable guard = inFlight.begin(keySpace, canonicalKey);
+      Placement p = routeRead(keySpace, canonicalKey);
+      if (p == null && mode == WriteMode.PLACE) {
+        p = store.placeIfAbsent(keySpace, canonicalKey.toString(), chooseShard());
+        long epoch = keyEpoch.get();
+        if (!p.frozen() && keyEpoch.get() == epoch) {
+          placementCache(keySpace).put(canonicalKey, p);
+        }
+      }
+      if (p == null || !p.frozen()) {
+        guards.add(guard);
+        return p;
+      }
+      release(List.of(guard));
+      waitWhileFrozen(keySpace, canonicalKey);
     }
-    return p.frozen() ? waitWhileFrozen(keySpace, canonicalKey) : p;
+  }
+
+  /** Closes write guards; never throws. */
+  public static void release(List<AutoCloseable> guards) {
+    for (AutoCloseable g : guards) {
+      try {
+        g.close();
+      } catch (Exception ignored) {
+        // guards only count down
+      }
+    }
+  }
+
+  private boolean keyBusy(String keySpace, String key) {
+    return inFlight.busy(keySpace, key) || inFlight.busy(keySpace, asLong(key));
+  }
+
+  private static Object asLong(String key) {
+    try {
+      return Long.valueOf(key);
+    } catch (NumberFormatException e) {
+      return key;
+    }
   }
 
   private Placement waitWhileFrozen(String keySpace, Object key) throws SQLException {
     long start = System.nanoTime();
     long limit = TimeUnit.MILLISECONDS.toNanos(options.frozenWaitMs());
     while (true) {
+      long epoch = keyEpoch.get();
       Placement p = store.lookup(keySpace, key.toString());
       if (p != null && !p.frozen()) {
-        placementCache(keySpace).put(key, p);
+        if (keyEpoch.get() == epoch) {
+          placementCache(keySpace).put(key, p);
+        }
         return p;
       }
       long waited = System.nanoTime() - start;
@@ -244,6 +308,7 @@ public final class Directory implements AutoCloseable {
   private void apply(Change change) {
     switch (change.kind()) {
       case KEY -> {
+        keyEpoch.incrementAndGet();
         Cache<Object, Placement> cache = placements.get(change.keySpace());
         if (cache != null) {
           // Keys are cached in canonical form; a BIGINT key's text is its Long's text.

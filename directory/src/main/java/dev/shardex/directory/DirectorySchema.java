@@ -14,7 +14,7 @@ import java.util.List;
  * lock makes change ids commit in order.
  */
 public final class DirectorySchema {
-  public static final int VERSION = 1;
+  public static final int VERSION = 2;
 
   static final List<String> DDL = List.of(
       """
@@ -99,6 +99,49 @@ public final class DirectorySchema {
       for (String ddl : DDL) {
         s.execute(ddl);
       }
+    }
+    addMoveColumns(connection);
+  }
+
+  /**
+   * Version 2: what the mover needs to resume a move (the change it waits on, the copy's row count
+   * and checksum). Added column by column after checking information_schema, because MySQL 8 has
+   * no {@code ADD COLUMN IF NOT EXISTS}; a concurrent init that loses the race gets a duplicate
+   * column error (1060), which means the column is there.
+   */
+  static final List<String[]> MOVE_COLUMNS = List.of(
+      new String[] {"change_id", "ALTER TABLE moves ADD COLUMN change_id BIGINT NULL"},
+      new String[] {"row_count", "ALTER TABLE moves ADD COLUMN row_count BIGINT NULL"},
+      new String[] {"checksum", "ALTER TABLE moves ADD COLUMN checksum VARCHAR(64) NULL"},
+      new String[] {"keyspace", "ALTER TABLE moves ADD INDEX by_key (keyspace, k)"});
+
+  private static void addMoveColumns(Connection connection) throws SQLException {
+    for (String[] column : MOVE_COLUMNS) {
+      boolean isIndex = column[1].contains("ADD INDEX");
+      String probe = isIndex
+          ? "SELECT COUNT(*) FROM information_schema.STATISTICS WHERE TABLE_SCHEMA = DATABASE() AND TABLE_NAME = 'moves' AND INDEX_NAME = 'by_key'"
+          : "SELECT COUNT(*) FROM information_schema.COLUMNS WHERE TABLE_SCHEMA = DATABASE() AND TABLE_NAME = 'moves' AND COLUMN_NAME = ?";
+      try (java.sql.PreparedStatement ps = connection.prepareStatement(probe)) {
+        if (!isIndex) {
+          ps.setString(1, column[0]);
+        }
+        try (java.sql.ResultSet rs = ps.executeQuery()) {
+          rs.next();
+          if (rs.getInt(1) > 0) {
+            continue;
+          }
+        }
+      }
+      try (Statement s = connection.createStatement()) {
+        s.execute(column[1]);
+      } catch (SQLException e) {
+        if (e.getErrorCode() != 1060 && e.getErrorCode() != 1061) { // duplicate column / key name
+          throw e;
+        }
+      }
+    }
+    try (Statement s = connection.createStatement()) {
+      s.executeUpdate("UPDATE schema_version SET version = " + VERSION + " WHERE id = 1 AND version < " + VERSION);
     }
   }
 }

@@ -283,6 +283,164 @@ public final class DirectoryStore {
     });
   }
 
+  // ---- moves: key states, acks, keys per shard (the mover's and the CLI's side) -----------------
+
+  /** A driver instance as the clients table knows it; {@code heartbeatAgeMs} by the directory's clock. */
+  public record ClientState(String id, String info, long appliedChange, long heartbeatAgeMs) {}
+
+  /** One key-map row. */
+  public record KeyEntry(String key, int shardId, KeyState state) {}
+
+  /**
+   * Freezes a key for a move, inside the caller's transaction (the mover journals the step in the
+   * same one). Compare-and-set: only a key ACTIVE on {@code from} freezes. Returns the change id
+   * every live client must apply before the key's rows may be copied.
+   */
+  public long freezeKey(Connection c, String keySpace, String key, int from) throws SQLException {
+    return changeKeyState(c, keySpace, key, from, KeyState.ACTIVE, from, KeyState.FROZEN);
+  }
+
+  /** Flips a FROZEN key from {@code from} to {@code to}, ACTIVE; moves the key counts along. */
+  public long flipKey(Connection c, String keySpace, String key, int from, int to) throws SQLException {
+    long change = changeKeyState(c, keySpace, key, from, KeyState.FROZEN, to, KeyState.ACTIVE);
+    adjustKeyCount(c, from, -1);
+    adjustKeyCount(c, to, 1);
+    return change;
+  }
+
+  /**
+   * Rolls a move back: a key FROZEN on {@code from} becomes ACTIVE there again. Idempotent: a key
+   * already ACTIVE on {@code from} is left alone and 0 returned; any other state is refused.
+   */
+  public long unfreezeKey(Connection c, String keySpace, String key, int from) throws SQLException {
+    Placement now = lockKey(c, keySpace, key);
+    if (now != null && now.shardId() == from && now.state() == KeyState.ACTIVE) {
+      return 0;
+    }
+    return changeKeyState(c, keySpace, key, from, KeyState.FROZEN, from, KeyState.ACTIVE);
+  }
+
+  private long changeKeyState(Connection c, String keySpace, String key, int from, KeyState fromState, int to,
+      KeyState toState) throws SQLException {
+    try (PreparedStatement ps = c.prepareStatement("UPDATE key_map SET shard_id = ?, state = ?, version = version + 1 "
+        + "WHERE keyspace = ? AND k = ? AND shard_id = ? AND state = ?")) {
+      ps.setInt(1, to);
+      ps.setString(2, toState.name());
+      ps.setString(3, keySpace);
+      ps.setString(4, key);
+      ps.setInt(5, from);
+      ps.setString(6, fromState.name());
+      if (ps.executeUpdate() == 0) {
+        Placement now = lockKey(c, keySpace, key);
+        throw ShardexError.MOVE_REFUSED.exception(key, keySpace, "expected it " + fromState + " on shard " + from
+            + " but the directory has " + (now == null ? "no such key" : now.state() + " on shard " + now.shardId()));
+      }
+    }
+    return logChange(c, Change.Kind.KEY, keySpace, key, null);
+  }
+
+  /** Reads a key's placement with a row lock, inside the caller's transaction. */
+  public Placement lockKey(Connection c, String keySpace, String key) throws SQLException {
+    try (PreparedStatement ps = c.prepareStatement(
+        "SELECT shard_id, state, version FROM key_map WHERE keyspace = ? AND k = ? FOR UPDATE")) {
+      ps.setString(1, keySpace);
+      ps.setString(2, key);
+      try (ResultSet rs = ps.executeQuery()) {
+        return rs.next() ? new Placement(rs.getInt(1), KeyState.valueOf(rs.getString(2)), rs.getLong(3)) : null;
+      }
+    }
+  }
+
+  /**
+   * Live clients that have not applied {@code change} yet. A client whose heartbeat is older than
+   * {@code staleAfterMs} by the directory's clock has lost its lease (it refuses writes on its own)
+   * and is not listed: waiting for it would wait forever.
+   */
+  public List<ClientState> clientsBehind(long change, long staleAfterMs) throws SQLException {
+    return query("SELECT id, info, applied_change, TIMESTAMPDIFF(MICROSECOND, heartbeat_at, NOW(6)) DIV 1000 FROM clients "
+        + "WHERE applied_change < ? AND heartbeat_at >= NOW(6) - INTERVAL ? MICROSECOND ORDER BY id", ps -> {
+          ps.setLong(1, change);
+          ps.setLong(2, staleAfterMs * 1000);
+        }, rs -> new ClientState(rs.getString(1), rs.getString(2), rs.getLong(3), rs.getLong(4)));
+  }
+
+  public List<ClientState> clients() throws SQLException {
+    return query("SELECT id, info, applied_change, TIMESTAMPDIFF(MICROSECOND, heartbeat_at, NOW(6)) DIV 1000 FROM clients "
+        + "ORDER BY id", ps -> {}, rs -> new ClientState(rs.getString(1), rs.getString(2), rs.getLong(3), rs.getLong(4)));
+  }
+
+  /** Up to {@code limit} ACTIVE keys of a key space on one shard, in key order (what 'users move --count' moves). */
+  public List<String> activeKeysOn(String keySpace, int shardId, int limit) throws SQLException {
+    return query("SELECT k FROM key_map WHERE keyspace = ? AND shard_id = ? AND state = 'ACTIVE' ORDER BY k LIMIT ?", ps -> {
+      ps.setString(1, keySpace);
+      ps.setInt(2, shardId);
+      ps.setInt(3, limit);
+    }, rs -> rs.getString(1));
+  }
+
+  /** The whole key map of a key space, streamed (verify and rebalance read it once). */
+  public void forEachKey(String keySpace, java.util.function.Consumer<KeyEntry> sink) throws SQLException {
+    try (Connection c = dataSource.getConnection();
+        PreparedStatement ps = c.prepareStatement("SELECT k, shard_id, state FROM key_map WHERE keyspace = ?",
+            ResultSet.TYPE_FORWARD_ONLY, ResultSet.CONCUR_READ_ONLY)) {
+      ps.setString(1, keySpace);
+      ps.setFetchSize(Integer.MIN_VALUE); // Connector/J: stream rows instead of buffering the key map
+      try (ResultSet rs = ps.executeQuery()) {
+        while (rs.next()) {
+          sink.accept(new KeyEntry(rs.getString(1), rs.getInt(2), KeyState.valueOf(rs.getString(3))));
+        }
+      }
+    }
+  }
+
+  /**
+   * Removes a shard from the catalog, refused while the key map places any key on it or a SINGLE
+   * table lives there: its rows would become unreachable.
+   */
+  public void removeShard(int id) throws SQLException {
+    inTransaction(c -> {
+      long keys = count(c, "SELECT COUNT(*) FROM key_map WHERE shard_id = ?", id);
+      long singles = count(c, "SELECT COUNT(*) FROM logical_tables WHERE kind = 'SINGLE' AND home_shard = ?", id);
+      if (keys > 0 || singles > 0) {
+        throw ShardexError.SHARD_NOT_EMPTY.exception(id,
+            keys > 0 ? keys + " key(s)" : singles + " SINGLE table(s) (re-declare them on another shard)", id);
+      }
+      try (PreparedStatement ps = c.prepareStatement("DELETE FROM shards WHERE id = ?")) {
+        ps.setInt(1, id);
+        if (ps.executeUpdate() == 0) {
+          throw ShardexError.UNKNOWN_SHARD.exception(id);
+        }
+      }
+      logChange(c, Change.Kind.SHARD, null, null, Integer.toString(id));
+      return null;
+    });
+  }
+
+  /** Sets a shard's weight (placement and rebalance targets follow it); logged like every catalog change. */
+  public void setShardWeight(int id, double weight) throws SQLException {
+    inTransaction(c -> {
+      try (PreparedStatement ps = c.prepareStatement("UPDATE shards SET weight = ? WHERE id = ?")) {
+        ps.setDouble(1, weight);
+        ps.setInt(2, id);
+        if (ps.executeUpdate() == 0) {
+          throw ShardexError.UNKNOWN_SHARD.exception(id);
+        }
+      }
+      logChange(c, Change.Kind.SHARD, null, null, Integer.toString(id));
+      return null;
+    });
+  }
+
+  private static long count(Connection c, String sql, int arg) throws SQLException {
+    try (PreparedStatement ps = c.prepareStatement(sql)) {
+      ps.setInt(1, arg);
+      try (ResultSet rs = ps.executeQuery()) {
+        rs.next();
+        return rs.getLong(1);
+      }
+    }
+  }
+
   // ---- plumbing ----------------------------------------------------------------------------------
 
   /** A unit of directory work inside one transaction. */

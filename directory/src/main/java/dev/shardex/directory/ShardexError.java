@@ -48,7 +48,16 @@ public enum ShardexError {
   BAD_OPTION("SHX1501", "HY024", "option %s has the invalid value '%s': %s"),
   CLOSED("SHX1502", "08003", "%s is closed"),
   DDL_PARTIAL("SHX1503", "HY000", "%s applied on shards %s but failed on shards %s: %s; fix the cause and re-run it with IF [NOT] EXISTS so it applies everywhere"),
-  DIRECTORY_STATE("SHX1504", "HY000", "%s");
+  DIRECTORY_STATE("SHX1504", "HY000", "%s"),
+  WRITE_PARTIAL("SHX1505", "HY000", "%s applied on shards %s but failed on shards %s: %s; outside a transaction the shards that applied it keep the change: retry the failed shards' keys"),
+  // 55 / HY: moves and the admin CLI
+  MOVE_REFUSED("SHX1601", "55000", "cannot move key %s of key space %s: %s"),
+  ACK_TIMEOUT("SHX1602", "HYT00", "move %d of key %s: %d live client(s) did not apply change %d within %d ms (%s); %s"),
+  COPY_MISMATCH("SHX1603", "HY000", "move %d of key %s: the copy on shard %d does not match shard %d (%s); the copy was rolled back, the key stays on shard %d"),
+  SOURCE_CHANGED("SHX1604", "HY000", "move %d of key %s stopped: its rows on shard %d changed after the copy (%s) by a writer outside Shardex; nothing was deleted and the key is ACTIVE on shard %d; compare the two copies, reconcile by hand, then delete the old rows ('shardex verify' lists them)"),
+  MOVE_BUSY("SHX1605", "55006", "move %d is being run by another process; wait for it, or check 'shardex moves list'"),
+  SHARD_NOT_EMPTY("SHX1606", "55000", "shard %d still holds %s; move them off first ('shardex users move --from %d --count N --to M', or set its weight to 0 and run 'shardex rebalance apply')"),
+  UNKNOWN_MOVE("SHX1607", "42000", "%s");
 
   private final String id;
   private final String sqlState;

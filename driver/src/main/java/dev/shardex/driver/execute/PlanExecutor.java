@@ -41,7 +41,7 @@ public final class PlanExecutor {
     ShardLease lease = access.acquire(plan.single(), plan.write(), true);
     Statement st = null;
     try {
-      st = call.run(lease.connection(), plan.single());
+      st = call.run(lease.connection(), plan.single(), plan.rowsFor(plan.single()));
       ResultSet rs = st.getResultSet();
       if (rs != null) {
         Statement physical = st;
@@ -67,7 +67,7 @@ public final class PlanExecutor {
         ShardLease lease = access.acquire(shard, false, true);
         Statement st = null;
         try {
-          st = call.run(lease.connection(), shard);
+          st = call.run(lease.connection(), shard, plan.rowsFor(shard));
           Statement physical = st;
           parts.add(new ShardResultSet(st.getResultSet(), owner, () -> Closing.closeAll(List.of(physical, lease))));
         } catch (SQLException e) {
@@ -92,7 +92,7 @@ public final class PlanExecutor {
     boolean mayPin = plan.fanout() != Fanout.DDL;
     for (int shard : plan.shards()) {
       try (ShardLease lease = access.acquire(shard, true, mayPin)) {
-        try (Statement st = call.run(lease.connection(), shard)) {
+        try (Statement st = call.run(lease.connection(), shard, plan.rowsFor(shard))) {
           long n = Math.max(0, st.getLargeUpdateCount());
           total += n;
           first = first < 0 ? n : first;
@@ -113,7 +113,8 @@ public final class PlanExecutor {
       if (applied.isEmpty()) {
         throw error;
       }
-      throw ShardexError.DDL_PARTIAL.withCause(error, what, join(applied), join(failed), firstLine(error.getMessage()));
+      ShardexError partial = plan.fanout() == Fanout.DDL ? ShardexError.DDL_PARTIAL : ShardexError.WRITE_PARTIAL;
+      throw partial.withCause(error, what, join(applied), join(failed), firstLine(error.getMessage()));
     }
     return Outcome.count(plan.fanout() == Fanout.SUM ? total : Math.max(first, 0), null);
   }

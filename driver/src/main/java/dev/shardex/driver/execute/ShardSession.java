@@ -27,6 +27,8 @@ public final class ShardSession implements ShardAccess {
   private final ShardPools.Credentials credentials;
   private final SessionState state = new SessionState();
   private final TreeMap<Integer, Connection> pinned = new TreeMap<>();
+  /** In-flight marks of keys this transaction wrote: held until it commits or rolls back. */
+  private final List<AutoCloseable> heldGuards = new ArrayList<>();
 
   public ShardSession(Directory directory, ShardPools pools, ShardPools.Credentials credentials) {
     this.directory = directory;
@@ -137,6 +139,26 @@ public final class ShardSession implements ShardAccess {
     state.sets.add(sql);
   }
 
+  /**
+   * A write has run: its keys stop being in flight now in autocommit, or when the transaction
+   * ends (a mover must not copy a key while an uncommitted write to it may still commit).
+   */
+  public void settle(List<AutoCloseable> guards) {
+    if (guards.isEmpty()) {
+      return;
+    }
+    if (state.autoCommit) {
+      Directory.release(guards);
+    } else {
+      heldGuards.addAll(guards);
+    }
+  }
+
+  private void releaseGuards() {
+    Directory.release(heldGuards);
+    heldGuards.clear();
+  }
+
   public void commit() throws SQLException {
     endTransaction(true);
   }
@@ -149,13 +171,17 @@ public final class ShardSession implements ShardAccess {
     if (state.autoCommit) {
       return;
     }
-    forEachPinned(c -> {
-      if (commit) {
-        c.commit();
-      } else {
-        c.rollback();
-      }
-    });
+    try {
+      forEachPinned(c -> {
+        if (commit) {
+          c.commit();
+        } else {
+          c.rollback();
+        }
+      });
+    } finally {
+      releaseGuards();
+    }
     releaseUnlessSticky();
   }
 
@@ -193,6 +219,7 @@ public final class ShardSession implements ShardAccess {
         // closing without commit rolls back; a dead shard has rolled back already
       }
     }
+    releaseGuards();
     releaseAll();
   }
 

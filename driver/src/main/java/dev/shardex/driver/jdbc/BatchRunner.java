@@ -2,94 +2,103 @@ package dev.shardex.driver.jdbc;
 
 import dev.shardex.driver.execute.ShardAccess;
 import dev.shardex.driver.execute.ShardLease;
+import dev.shardex.driver.route.Fanout;
 import dev.shardex.driver.route.RoutePlan;
 import dev.shardex.driver.sql.Analysis;
+import dev.shardex.driver.sql.InsertSplitter;
 import dev.shardex.driver.sql.RouteTemplate;
+import dev.shardex.driver.sql.ShardSql;
 import java.sql.BatchUpdateException;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 
 /**
  * Batches grouped per shard: every entry is routed first (so a refused entry fails the batch
- * before anything runs), each shard then runs its entries as one JDBC batch, and the counts come
- * back in the caller's order. An entry that goes to several shards (a GLOBAL table) counts once.
+ * before anything runs), each shard then runs its share as JDBC batches (one per distinct text:
+ * a split multi-row INSERT gives different shards different rows), and the counts come back in
+ * the caller's order. An entry on several shards adds up its shards' counts (split rows, scatter
+ * writes) or counts once (a GLOBAL table's copies).
  */
 final class BatchRunner {
   private BatchRunner() {}
 
-  /** One entry's place in the batch and the work to add it to a shard's physical batch. */
-  private record Entry(int index, Adder adder) {}
-
-  @FunctionalInterface
-  private interface Adder {
-    void add(Statement physical) throws SQLException;
-  }
-
-  @FunctionalInterface
-  private interface Opener {
-    Statement open(java.sql.Connection c) throws SQLException;
-  }
+  /** One entry's share on one shard: its position, its text there, and its parameters (prepared only). */
+  private record Part(int index, ShardSql sql, Parameters parameters) {}
 
   static long[] plain(ShardexConnection conn, ShardexStatement owner, List<String> sqls) throws SQLException {
-    Map<Integer, List<Entry>> perShard = new TreeMap<>();
-    for (int i = 0; i < sqls.size(); i++) {
-      String sql = sqls.get(i);
-      Analysis a = conn.cluster().templates().plain(sql);
-      RoutePlan plan = conn.planFor(a.template(), a.literals());
-      add(perShard, plan, new Entry(i, s -> s.addBatch(sql)));
+    Map<Integer, List<Part>> perShard = new TreeMap<>();
+    List<RoutePlan> plans = new ArrayList<>();
+    try {
+      for (int i = 0; i < sqls.size(); i++) {
+        String sql = sqls.get(i);
+        Analysis a = conn.cluster().templates().plain(sql);
+        RoutePlan plan = conn.planFor(a.template(), a.literals());
+        plans.add(plan);
+        addParts(perShard, plan, i, sql, null);
+      }
+      return run(conn, perShard, plans, null);
+    } finally {
+      settle(conn, plans);
     }
-    return run(conn, perShard, sqls.size(), java.sql.Connection::createStatement);
   }
 
   static long[] prepared(ShardexConnection conn, ShardexPreparedStatement owner, List<Parameters> sets) throws SQLException {
     RouteTemplate t = owner.template();
-    Map<Integer, List<Entry>> perShard = new TreeMap<>();
-    for (int i = 0; i < sets.size(); i++) {
-      Parameters p = sets.get(i);
-      RoutePlan plan = conn.planFor(t, p.values());
-      add(perShard, plan, new Entry(i, s -> {
-        p.bind((PreparedStatement) s, t.parameterCount());
-        ((PreparedStatement) s).addBatch();
-      }));
-    }
-    return run(conn, perShard, sets.size(), owner::prepare);
-  }
-
-  private static void add(Map<Integer, List<Entry>> perShard, RoutePlan plan, Entry e) {
-    for (int shard : plan.shards()) {
-      perShard.computeIfAbsent(shard, k -> new ArrayList<>()).add(e);
+    Map<Integer, List<Part>> perShard = new TreeMap<>();
+    List<RoutePlan> plans = new ArrayList<>();
+    try {
+      for (int i = 0; i < sets.size(); i++) {
+        RoutePlan plan = conn.planFor(t, sets.get(i).values());
+        plans.add(plan);
+        addParts(perShard, plan, i, owner.sql(), sets.get(i));
+      }
+      return run(conn, perShard, plans, owner);
+    } finally {
+      settle(conn, plans);
     }
   }
 
-  private static long[] run(ShardexConnection conn, Map<Integer, List<Entry>> perShard, int size, Opener opener)
+  private static void addParts(Map<Integer, List<Part>> perShard, RoutePlan plan, int index, String sql, Parameters p)
       throws SQLException {
+    for (int shard : plan.shards()) {
+      int[] rows = plan.rowsFor(shard);
+      ShardSql q = rows == null ? ShardSql.whole(sql) : InsertSplitter.of(sql).keep(rows);
+      perShard.computeIfAbsent(shard, k -> new ArrayList<>()).add(new Part(index, q, p));
+    }
+  }
+
+  private static long[] run(ShardexConnection conn, Map<Integer, List<Part>> perShard, List<RoutePlan> plans,
+      ShardexPreparedStatement prepared) throws SQLException {
     ShardAccess access = conn.session();
     access.checkScope(List.copyOf(perShard.keySet()), true);
-    long[] counts = new long[size];
+    long[] counts = new long[plans.size()];
     Arrays.fill(counts, Statement.EXECUTE_FAILED);
-    boolean[] done = new boolean[size];
-    for (Map.Entry<Integer, List<Entry>> shard : perShard.entrySet()) {
-      try (ShardLease lease = access.acquire(shard.getKey(), true, true); Statement s = opener.open(lease.connection())) {
-        for (Entry e : shard.getValue()) {
-          e.adder().add(s);
-        }
-        long[] shardCounts;
-        try {
-          shardCounts = s.executeLargeBatch();
-        } catch (SQLException e) {
-          throw failed(lease.translate(e), counts, shard.getKey());
-        }
-        for (int i = 0; i < shardCounts.length && i < shard.getValue().size(); i++) {
-          int index = shard.getValue().get(i).index();
-          if (!done[index]) {
-            counts[index] = shardCounts[i];
-            done[index] = true;
+    boolean[] counted = new boolean[plans.size()];
+    for (Map.Entry<Integer, List<Part>> shard : perShard.entrySet()) {
+      try (ShardLease lease = access.acquire(shard.getKey(), true, true)) {
+        for (List<Part> group : groups(shard.getValue(), prepared != null)) {
+          long[] shardCounts;
+          try {
+            shardCounts = prepared == null ? plainBatch(lease, group) : preparedBatch(lease, group, prepared);
+          } catch (SQLException e) {
+            throw failed(lease.translate(e), counts, shard.getKey());
+          }
+          for (int i = 0; i < shardCounts.length && i < group.size(); i++) {
+            int index = group.get(i).index();
+            boolean once = plans.get(index).fanout() == Fanout.REPLICATE;
+            if (!counted[index]) {
+              counts[index] = shardCounts[i];
+              counted[index] = true;
+            } else if (!once && shardCounts[i] >= 0 && counts[index] >= 0) {
+              counts[index] += shardCounts[i];
+            }
           }
         }
       }
@@ -97,11 +106,48 @@ final class BatchRunner {
     return counts;
   }
 
+  /** Plain entries share one batch per shard; prepared ones one batch per distinct text. */
+  private static List<List<Part>> groups(List<Part> parts, boolean byText) {
+    if (!byText) {
+      return List.of(parts);
+    }
+    Map<String, List<Part>> byKey = new LinkedHashMap<>();
+    for (Part p : parts) {
+      byKey.computeIfAbsent(p.sql().text(), k -> new ArrayList<>()).add(p);
+    }
+    return List.copyOf(byKey.values());
+  }
+
+  private static long[] plainBatch(ShardLease lease, List<Part> group) throws SQLException {
+    try (Statement s = lease.connection().createStatement()) {
+      for (Part p : group) {
+        s.addBatch(p.sql().text());
+      }
+      return s.executeLargeBatch();
+    }
+  }
+
+  private static long[] preparedBatch(ShardLease lease, List<Part> group, ShardexPreparedStatement owner)
+      throws SQLException {
+    try (PreparedStatement ps = owner.prepare(lease.connection(), group.get(0).sql())) {
+      for (Part p : group) {
+        owner.bind(ps, p.parameters(), p.sql());
+        ps.addBatch();
+      }
+      return ps.executeLargeBatch();
+    }
+  }
+
+  private static void settle(ShardexConnection conn, List<RoutePlan> plans) {
+    List<AutoCloseable> guards = new ArrayList<>();
+    plans.forEach(p -> guards.addAll(p.guards()));
+    conn.session().settle(guards);
+  }
+
   private static SQLException failed(SQLException cause, long[] counts, int shard) {
-    BatchUpdateException e = new BatchUpdateException("Shardex: batch failed on shard " + shard + ": " + cause.getMessage()
+    return new BatchUpdateException("Shardex: batch failed on shard " + shard + ": " + cause.getMessage()
         + " (entries for other shards may have run; counts are in the caller's order)", cause.getSQLState(),
         cause.getErrorCode(), counts, cause);
-    return e;
   }
 
   static int[] toInts(long[] counts) {

@@ -10,10 +10,10 @@ import java.util.Arrays;
  * and how to bind it on the shard's statement (replayed exactly, so types and streams survive).
  */
 public final class Parameters {
-  /** Replays one setter call on a physical statement. */
+  /** Replays one setter call on a physical statement, at the given (1-based) position. */
   @FunctionalInterface
   public interface Binder {
-    void bind(PreparedStatement ps) throws SQLException;
+    void bind(PreparedStatement ps, int index) throws SQLException;
   }
 
   private Object[] values;
@@ -58,11 +58,22 @@ public final class Parameters {
   /** Binds every parameter; a missing one fails here, before the shard sees the statement. */
   void bind(PreparedStatement ps, int expected) throws SQLException {
     for (int i = 0; i < expected; i++) {
-      if (i >= binders.length || binders[i] == null) {
-        throw new SQLException("Shardex: parameter " + (i + 1) + " of " + expected + " is not set", "07001");
-      }
-      binders[i].bind(ps);
+      binder(i, expected).bind(ps, i + 1);
     }
+  }
+
+  /** Binds the chosen parameters (0-based, in order) at positions 1..n: a split statement's share. */
+  void bind(PreparedStatement ps, int[] chosen, int expected) throws SQLException {
+    for (int j = 0; j < chosen.length; j++) {
+      binder(chosen[j], expected).bind(ps, j + 1);
+    }
+  }
+
+  private Binder binder(int i, int expected) throws SQLException {
+    if (i >= binders.length || binders[i] == null) {
+      throw new SQLException("Shardex: parameter " + (i + 1) + " of " + expected + " is not set", "07001");
+    }
+    return binders[i];
   }
 
   Parameters snapshot() {

@@ -77,10 +77,14 @@ public final class ShardexConnection extends UnsupportedConnection {
         return explain(Analyzer.explained(sql));
       default:
         RoutePlan plan = planFor(t, values);
-        if (plan.fanout() != Fanout.DDL) {
-          return PlanExecutor.execute(plan, session, call, keys, owner, t.type().name());
+        try {
+          if (plan.fanout() != Fanout.DDL) {
+            return PlanExecutor.execute(plan, session, call, keys, owner, t.type().name());
+          }
+          return ddl(plan, call, owner, sql);
+        } finally {
+          session.settle(plan.guards());
         }
-        return ddl(plan, call, owner, sql);
     }
   }
 
@@ -151,7 +155,8 @@ public final class ShardexConnection extends UnsupportedConnection {
         RoutePlan plan = Router.route(a.template(), a.literals(),
             cluster.routeContext(session.transactionShard()).explaining());
         for (int shard : plan.shards()) {
-          rows.add(new Object[] {shard, inner});
+          int[] share = plan.rowsFor(shard);
+          rows.add(new Object[] {shard, share == null ? inner : dev.shardex.driver.sql.InsertSplitter.of(inner).keep(share).text()});
         }
       }
     }

@@ -1,7 +1,9 @@
 package dev.shardex.driver.jdbc;
 
 import dev.shardex.driver.execute.ShardCall;
+import dev.shardex.driver.sql.InsertSplitter;
 import dev.shardex.driver.sql.RouteTemplate;
+import dev.shardex.driver.sql.ShardSql;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.ResultSetMetaData;
@@ -47,20 +49,33 @@ public final class ShardexPreparedStatement extends UnsupportedPreparedStatement
     return wantKeys;
   }
 
-  /** The physical statement for one shard, with these parameters bound. */
-  PreparedStatement prepare(java.sql.Connection c) throws SQLException {
-    return wantKeys ? c.prepareStatement(sql, Statement.RETURN_GENERATED_KEYS) : c.prepareStatement(sql);
+  /** The physical statement for one shard: the whole text, or a split INSERT's share of rows. */
+  PreparedStatement prepare(java.sql.Connection c, ShardSql q) throws SQLException {
+    return wantKeys ? c.prepareStatement(q.text(), Statement.RETURN_GENERATED_KEYS) : c.prepareStatement(q.text());
+  }
+
+  ShardSql shardSql(int[] rows) throws SQLException {
+    return rows == null ? ShardSql.whole(sql) : InsertSplitter.of(sql).keep(rows);
+  }
+
+  void bind(PreparedStatement ps, Parameters bound, ShardSql q) throws SQLException {
+    if (q.params() == null) {
+      bound.bind(ps, template.parameterCount());
+    } else {
+      bound.bind(ps, q.params(), template.parameterCount());
+    }
   }
 
   @Override
   public boolean execute() throws SQLException {
     checkOpen();
     Parameters bound = parameters;
-    ShardCall call = (c, shard) -> {
-      PreparedStatement ps = prepare(c);
+    ShardCall call = (c, shard, rows) -> {
+      ShardSql q = shardSql(rows);
+      PreparedStatement ps = prepare(c, q);
       try {
         configure(ps);
-        bound.bind(ps, template.parameterCount());
+        bind(ps, bound, q);
         ps.execute();
         return ps;
       } catch (SQLException e) {

@@ -3,6 +3,7 @@ package dev.shardex.driver.jdbc;
 import dev.shardex.driver.execute.Outcome;
 import dev.shardex.driver.execute.ShardCall;
 import dev.shardex.driver.sql.Analysis;
+import dev.shardex.driver.sql.InsertSplitter;
 import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -96,10 +97,10 @@ public class ShardexStatement extends UnsupportedStatement {
     checkOpen();
     Analysis a = connection.cluster().templates().plain(sql);
     int flag = keys ? Statement.RETURN_GENERATED_KEYS : Statement.NO_GENERATED_KEYS;
-    ShardCall call = (c, shard) -> {
+    ShardCall call = (c, shard, rows) -> {
       Statement s = c.createStatement();
       configure(s);
-      s.execute(sql, flag);
+      s.execute(rows == null ? sql : InsertSplitter.of(sql).keep(rows).text(), flag);
       return s;
     };
     return finish(connection.run(a.template(), a.literals(), sql, call, keys, this));

@@ -234,9 +234,6 @@ final class QueryRoute {
 
   private List<Integer> keyShards(int ref, List<ValueSource> sources, String keySpace, KeyType type, boolean write)
       throws SQLException {
-    if (write) {
-      dir.lease().check();
-    }
     TreeSet<Integer> shards = new TreeSet<>();
     String table = defs[ref].name();
     for (ValueSource source : sources) {
@@ -255,8 +252,7 @@ final class QueryRoute {
 
   /** UPDATE/DELETE never place a key: an unknown key has no rows. A FROZEN key waits for its move. */
   private Placement existingForWrite(String keySpace, Object key) throws SQLException {
-    Placement p = dir.routeRead(keySpace, key);
-    return p != null && p.frozen() ? dir.routeWrite(keySpace, key, !ctx.dryRun()) : p;
+    return ctx.dryRun() ? dir.routeRead(keySpace, key) : dir.routeWrite(keySpace, key, ctx.mode(false), ctx.guards());
   }
 
   private RoutePlan globalWrite(TableDef target) throws SQLException {

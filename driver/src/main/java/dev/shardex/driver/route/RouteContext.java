@@ -5,13 +5,25 @@ import dev.shardex.directory.Directory;
 /**
  * What routing needs besides the statement: the directory, the options that change routing, and
  * the shard a transaction already runs on (reads that may go anywhere prefer it), and whether this
- * is a dry run (EXPLAIN ROUTE), which must not place keys.
+ * is a dry run (EXPLAIN ROUTE), which must not place keys. {@code guards} collects the in-flight
+ * marks of the keys a write routes, released by the caller once the write has finished.
  */
 public record RouteContext(
-    Directory directory, boolean hintsEnabled, boolean scatterWrites, Integer preferredShard, boolean dryRun) {
+    Directory directory, boolean hintsEnabled, boolean scatterWrites, Integer preferredShard, boolean dryRun,
+    java.util.List<AutoCloseable> guards) {
 
-  /** The same context for EXPLAIN ROUTE: nothing is placed in the directory. */
+  public RouteContext(Directory directory, boolean hintsEnabled, boolean scatterWrites, Integer preferredShard,
+      boolean dryRun) {
+    this(directory, hintsEnabled, scatterWrites, preferredShard, dryRun, new java.util.ArrayList<>());
+  }
+
+  /** The same context for EXPLAIN ROUTE: nothing is placed in the directory, no key is guarded. */
   public RouteContext explaining() {
-    return new RouteContext(directory, hintsEnabled, scatterWrites, preferredShard, true);
+    return new RouteContext(directory, hintsEnabled, scatterWrites, preferredShard, true, guards);
+  }
+
+  /** How a write routes a key: place new keys (INSERT), only existing ones (UPDATE/DELETE), or predict. */
+  public Directory.WriteMode mode(boolean insert) {
+    return dryRun ? Directory.WriteMode.PREDICT : insert ? Directory.WriteMode.PLACE : Directory.WriteMode.EXISTING;
   }
 }

@@ -6,9 +6,27 @@ import java.util.List;
 /**
  * route stage output: which shards run the statement and how their results combine. {@code write}
  * plans need a writable shard (and a valid lease, checked while routing). A CREATE TABLE carries
- * the declaration to record; a DROP TABLE the names to forget once the DDL has applied.
+ * the declaration to record; a DROP TABLE the names to forget once the DDL has applied. A write
+ * plan carries the in-flight guards of its keys (see Directory.routeWrite).
  */
-public record RoutePlan(Fanout fanout, List<Integer> shards, boolean write, TableDef declare, List<String> undeclare) {
+public record RoutePlan(
+    Fanout fanout, List<Integer> shards, boolean write, TableDef declare, List<String> undeclare,
+    List<AutoCloseable> guards, java.util.Map<Integer, int[]> rows) {
+
+  public RoutePlan(Fanout fanout, List<Integer> shards, boolean write, TableDef declare, List<String> undeclare) {
+    this(fanout, shards, write, declare, undeclare, List.of(), null);
+  }
+
+  /** A multi-row INSERT split by owner: each shard gets only its rows (0-based, ascending). */
+  public static RoutePlan split(java.util.Map<Integer, int[]> rowsPerShard) {
+    return new RoutePlan(Fanout.SUM, List.copyOf(rowsPerShard.keySet()), true, null, List.of(), List.of(),
+        java.util.Map.copyOf(rowsPerShard));
+  }
+
+  /** The rows of a split INSERT this shard gets, or null when it gets the whole statement. */
+  public int[] rowsFor(int shard) {
+    return rows == null ? null : rows.get(shard);
+  }
 
   public static RoutePlan one(int shard, boolean write) {
     return new RoutePlan(Fanout.ONE, List.of(shard), write, null, List.of());
@@ -19,6 +37,11 @@ public record RoutePlan(Fanout fanout, List<Integer> shards, boolean write, Tabl
       return one(shards.get(0), write);
     }
     return new RoutePlan(fanout, List.copyOf(shards), write, null, List.of());
+  }
+
+  /** The plan holding the in-flight guards of the keys it writes; the executor's caller releases them. */
+  public RoutePlan withGuards(List<AutoCloseable> held) {
+    return new RoutePlan(fanout, shards, write, declare, undeclare, List.copyOf(held), rows);
   }
 
   public int single() {

@@ -29,6 +29,16 @@ public final class Router {
   private Router() {}
 
   public static RoutePlan route(RouteTemplate t, Object[] values, RouteContext ctx) throws SQLException {
+    try {
+      RoutePlan plan = routeOnce(t, values, ctx);
+      return ctx.guards().isEmpty() ? plan : plan.withGuards(ctx.guards());
+    } catch (SQLException | RuntimeException e) {
+      Directory.release(ctx.guards());
+      throw e;
+    }
+  }
+
+  private static RoutePlan routeOnce(RouteTemplate t, Object[] values, RouteContext ctx) throws SQLException {
     Directory dir = ctx.directory();
     if (ctx.hintsEnabled() && t.hints().routes()) {
       return byHint(t, values, ctx);
@@ -73,7 +83,9 @@ public final class Router {
       }
     }
     Object key = ctx.directory().keySpace(keySpace).keyType().canonical(h.key(), table);
-    Placement p = write ? ctx.directory().routeWrite(keySpace, key, !ctx.dryRun()) : ctx.directory().routeRead(keySpace, key);
+    boolean insert = t.type() == StatementType.INSERT || t.type() == StatementType.REPLACE;
+    Placement p = write ? ctx.directory().routeWrite(keySpace, key, ctx.mode(insert), ctx.guards())
+        : ctx.directory().routeRead(keySpace, key);
     return RoutePlan.one(p == null ? anyReadable(ctx) : p.shardId(), write);
   }
 
@@ -181,20 +193,23 @@ public final class Router {
       throw ShardexError.INSERT_NO_KEY.exception(table, def.keyColumn(), def.keyColumn());
     }
     var type = dir.keySpace(def.keySpace()).keyType();
-    TreeSet<Integer> shards = new TreeSet<>();
-    for (List<ValueSource> row : t.insertRows()) {
-      Object key = type.canonical(valueOf(row.get(keyIndex), values, table, def.keyColumn()), table);
-      shards.add(dir.routeWrite(def.keySpace(), key, !ctx.dryRun()).shardId());
-    }
-    if (shards.size() > 1) {
-      throw ShardexError.CROSS_SHARD.exception("multi-row INSERT into " + table, join(shards),
-          "splitting one INSERT across shards is not supported yet", "insert each key's rows in its own statement");
+    java.util.TreeMap<Integer, List<Integer>> rowsPerShard = new java.util.TreeMap<>();
+    List<List<ValueSource>> rows = t.insertRows();
+    for (int r = 0; r < rows.size(); r++) {
+      Object key = type.canonical(valueOf(rows.get(r).get(keyIndex), values, table, def.keyColumn()), table);
+      int shard = dir.routeWrite(def.keySpace(), key, ctx.mode(true), ctx.guards()).shardId();
+      rowsPerShard.computeIfAbsent(shard, s -> new ArrayList<>()).add(r);
     }
     ValueSource onDuplicate = t.assignments().get(def.keyColumn());
     if (onDuplicate != null && !(onDuplicate instanceof ValueSource.Opaque)) {
-      checkKeyStays(def, onDuplicate, values, List.copyOf(shards), ctx);
+      checkKeyStays(def, onDuplicate, values, List.copyOf(rowsPerShard.keySet()), ctx);
     }
-    return RoutePlan.one(shards.first(), true);
+    if (rowsPerShard.size() == 1) {
+      return RoutePlan.one(rowsPerShard.firstKey(), true);
+    }
+    java.util.Map<Integer, int[]> split = new java.util.TreeMap<>();
+    rowsPerShard.forEach((shard, list) -> split.put(shard, list.stream().mapToInt(Integer::intValue).toArray()));
+    return RoutePlan.split(split);
   }
 
   /**

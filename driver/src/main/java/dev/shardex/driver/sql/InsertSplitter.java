@@ -1,0 +1,165 @@
+package dev.shardex.driver.sql;
+
+import dev.shardex.directory.ShardexError;
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * Rewrites a multi-row INSERT/REPLACE ... VALUES (..), (..) to carry only some of its rows, for
+ * the shard that owns them. Works on the text as sent (literals or {@code ?}), not a deparsed
+ * tree, so what reaches MySQL is exactly what the application wrote minus the other rows; the
+ * {@code ?}s of the dropped rows are dropped from the parameters too.
+ */
+public final class InsertSplitter {
+  private final String sql;
+  private final int prefixEnd;
+  private final List<int[]> rows = new ArrayList<>();
+  private final int suffixStart;
+
+  private InsertSplitter(String sql) throws SQLException {
+    this.sql = sql;
+    int values = findValues(sql);
+    if (values < 0) {
+      throw ShardexError.UNSUPPORTED.exception("splitting this INSERT", "only INSERT ... VALUES (...), (...) can be split");
+    }
+    prefixEnd = values;
+    int i = values;
+    while (true) {
+      i = SqlLexer.skipSpaceAndComments(sql, i);
+      if (i >= sql.length() || sql.charAt(i) != '(') {
+        break;
+      }
+      int end = closing(sql, i);
+      rows.add(new int[] {i, end});
+      i = SqlLexer.skipSpaceAndComments(sql, end);
+      if (i < sql.length() && sql.charAt(i) == ',') {
+        i++;
+      } else {
+        break;
+      }
+    }
+    suffixStart = rows.isEmpty() ? values : rows.get(rows.size() - 1)[1];
+  }
+
+  public static InsertSplitter of(String sql) throws SQLException {
+    return new InsertSplitter(sql);
+  }
+
+  public int rowCount() {
+    return rows.size();
+  }
+
+  /** The statement with only the given rows (0-based, ascending) and the parameters they use. */
+  public ShardSql keep(int[] keep) {
+    StringBuilder text = new StringBuilder(sql.length());
+    List<Integer> params = new ArrayList<>();
+    int next = appendCounting(text, 0, prefixEnd, 0, params, true);
+    int paramAt = next;
+    int k = 0;
+    for (int r = 0; r < rows.size(); r++) {
+      int[] span = rows.get(r);
+      boolean kept = k < keep.length && keep[k] == r;
+      if (kept) {
+        if (k > 0) {
+          text.append(", ");
+        } else {
+          text.append(' ');
+        }
+        k++;
+      }
+      paramAt = appendCounting(text, span[0], span[1], paramAt, params, kept);
+    }
+    appendCounting(text, suffixStart, sql.length(), paramAt, params, true);
+    return new ShardSql(text.toString(), params.stream().mapToInt(Integer::intValue).toArray());
+  }
+
+  /** Appends sql[from, to) if {@code copy}, recording its ? parameters; returns the next parameter index. */
+  private int appendCounting(StringBuilder out, int from, int to, int paramAt, List<Integer> params, boolean copy) {
+    int i = from;
+    while (i < to) {
+      char c = sql.charAt(i);
+      int end = SqlLexer.commentEnd(sql, i);
+      if (end == i && (c == '\'' || c == '"' || c == '`')) {
+        end = SqlLexer.quotedEnd(sql, i, c);
+      }
+      if (end > i) {
+        if (copy) {
+          out.append(sql, i, end);
+        }
+        i = end;
+        continue;
+      }
+      if (c == '?') {
+        if (copy) {
+          params.add(paramAt);
+        }
+        paramAt++;
+      }
+      if (copy) {
+        out.append(c);
+      }
+      i++;
+    }
+    return paramAt;
+  }
+
+  /** The index just past the top-level VALUES/VALUE keyword, or -1. */
+  private static int findValues(String sql) {
+    int depth = 0;
+    int i = 0;
+    while (i < sql.length()) {
+      char c = sql.charAt(i);
+      int end = SqlLexer.commentEnd(sql, i);
+      if (end > i) {
+        i = end;
+      } else if (c == '\'' || c == '"' || c == '`') {
+        i = SqlLexer.quotedEnd(sql, i, c);
+      } else if (c == '(') {
+        depth++;
+        i++;
+      } else if (c == ')') {
+        depth--;
+        i++;
+      } else if (Character.isLetter(c) && (i == 0 || !Character.isLetterOrDigit(sql.charAt(i - 1)))) {
+        int w = i;
+        while (w < sql.length() && (Character.isLetterOrDigit(sql.charAt(w)) || sql.charAt(w) == '_')) {
+          w++;
+        }
+        String word = sql.substring(i, w).toUpperCase(Locale.ROOT);
+        if (depth == 0 && (word.equals("VALUES") || word.equals("VALUE"))) {
+          return w;
+        }
+        i = w;
+      } else {
+        i++;
+      }
+    }
+    return -1;
+  }
+
+  private static int closing(String sql, int open) {
+    int depth = 0;
+    int i = open;
+    while (i < sql.length()) {
+      char c = sql.charAt(i);
+      int end = SqlLexer.commentEnd(sql, i);
+      if (end > i) {
+        i = end;
+        continue;
+      }
+      if (c == '\'' || c == '"' || c == '`') {
+        i = SqlLexer.quotedEnd(sql, i, c);
+        continue;
+      }
+      if (c == '(') {
+        depth++;
+      } else if (c == ')' && --depth == 0) {
+        return i + 1;
+      }
+      i++;
+    }
+    return sql.length();
+  }
+}
