@@ -8,6 +8,9 @@ import java.util.List;
 /**
  * The directory's tables. Every statement is idempotent, so {@code init} can run on every start.
  *
+ * <p>Keys are VARBINARY: a key is its exact bytes, so 'abc', 'ABC' and 'abc ' are three keys,
+ * whatever the server's default collation says.
+ *
  * <p>Why a {@code change_counter} row instead of relying on AUTO_INCREMENT for the change log:
  * auto-increment ids are handed out at insert time but become visible at commit time, so a poller
  * reading "id > 41" could see 43 before 42 commits and skip 42 forever. Taking the counter row's
@@ -42,7 +45,7 @@ public final class DirectorySchema {
       """
       CREATE TABLE IF NOT EXISTS key_map (
         keyspace VARCHAR(64) NOT NULL,
-        k VARCHAR(255) NOT NULL,
+        k VARBINARY(512) NOT NULL,
         shard_id INT NOT NULL,
         state ENUM('ACTIVE','FROZEN') NOT NULL DEFAULT 'ACTIVE',
         version BIGINT NOT NULL DEFAULT 1,
@@ -60,13 +63,13 @@ public final class DirectorySchema {
         id BIGINT NOT NULL PRIMARY KEY,
         kind ENUM('KEY','TABLE','SHARD','KEYSPACE') NOT NULL,
         keyspace VARCHAR(64) NULL,
-        k VARCHAR(255) NULL,
+        k VARBINARY(512) NULL,
         ref VARCHAR(255) NULL,
         at TIMESTAMP(6) NOT NULL DEFAULT CURRENT_TIMESTAMP(6)
       ) ENGINE=InnoDB""",
       """
       CREATE TABLE IF NOT EXISTS clients (
-        id VARCHAR(64) NOT NULL PRIMARY KEY,
+        id VARCHAR(200) NOT NULL PRIMARY KEY,
         info VARCHAR(255) NOT NULL,
         started_at TIMESTAMP(6) NOT NULL DEFAULT CURRENT_TIMESTAMP(6),
         heartbeat_at TIMESTAMP(6) NOT NULL DEFAULT CURRENT_TIMESTAMP(6),

@@ -11,8 +11,9 @@ import javax.sql.DataSource;
 
 /**
  * The directory database, read and written over plain JDBC, with no caching: the authority that
- * {@link Directory} caches. Every catalog or key-map write appends to the change log in the same
- * transaction, so a driver that polls the log sees every change, in order.
+ * {@link Directory} caches. Every catalog write and every change to an existing key's placement
+ * appends to the change log in the same transaction, so a driver that polls the log sees every
+ * change, in order. Placing a new key is not logged: drivers never cache a key's absence.
  */
 public final class DirectoryStore {
   private final DataSource dataSource;
@@ -173,7 +174,15 @@ public final class DirectoryStore {
       adjustKeyCount(c, shardId, 1);
       return true;
     });
-    return inserted ? new Placement(shardId, KeyState.ACTIVE, 1) : lookup(keySpace, key);
+    if (inserted) {
+      return new Placement(shardId, KeyState.ACTIVE, 1);
+    }
+    Placement winner = lookup(keySpace, key);
+    if (winner == null) {
+      throw ShardexError.DIRECTORY_STATE.exception("key '" + key + "' of key space " + keySpace
+          + " was neither placed nor found in the key map; check the directory's key_map table");
+    }
+    return winner;
   }
 
   /** Puts a key on a shard (new or not), as an administrator does: logged, so caches drop it. */

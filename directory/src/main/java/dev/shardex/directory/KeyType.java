@@ -18,8 +18,19 @@ public enum KeyType {
     if (value == null) {
       throw ShardexError.NULL_KEY.exception(table);
     }
-    return this == BIGINT ? asLong(value, table) : asString(value);
+    if (this == BIGINT) {
+      return asLong(value, table);
+    }
+    String key = asString(value);
+    if (key.getBytes(java.nio.charset.StandardCharsets.UTF_8).length > MAX_STRING_BYTES) {
+      throw ShardexError.BAD_KEY.exception(key.substring(0, 20) + "...", table,
+          "STRING (at most " + MAX_STRING_BYTES + " bytes)");
+    }
+    return key;
   }
+
+  /** The key map stores keys as VARBINARY(512). */
+  public static final int MAX_STRING_BYTES = 512;
 
   private static Long asLong(Object value, String table) throws SQLException {
     try {

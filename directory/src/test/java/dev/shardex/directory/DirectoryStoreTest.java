@@ -203,6 +203,33 @@ class DirectoryStoreTest {
   }
 
   @Test
+  void placeIfAbsent_stringKeysDifferingOnlyInCase_areDifferentKeys() throws SQLException {
+    // KeyType.STRING keeps case ("Ab" and "ab" are two canonical keys), so the key map must too.
+    store.addShard(0, "jdbc:mysql://h0:3306/app", 1);
+    store.addShard(1, "jdbc:mysql://h1:3306/app", 1);
+
+    store.placeIfAbsent("devices", "abc", 0);
+    Placement upper = store.placeIfAbsent("devices", "ABC", 1);
+
+    assertEquals(1, upper.shardId(), "'ABC' is a new key, not 'abc'");
+    assertEquals(0, store.lookup("devices", "abc").shardId());
+    assertEquals(1, store.lookup("devices", "ABC").shardId());
+    assertEquals(1, keyCount(store, 1));
+  }
+
+  @Test
+  void placeIfAbsent_stringKeysDifferingInTrailingSpace_areDifferentKeys() throws SQLException {
+    store.addShard(0, "jdbc:mysql://h0:3306/app", 1);
+    store.addShard(1, "jdbc:mysql://h1:3306/app", 1);
+
+    store.placeIfAbsent("devices", "k", 0);
+    Placement spaced = store.placeIfAbsent("devices", "k ", 1);
+
+    assertEquals(1, spaced.shardId(), "'k ' is a new key, not 'k'");
+    assertEquals(0, store.lookup("devices", "k").shardId());
+  }
+
+  @Test
   void assign_placedKey_movesItAndAdjustsKeyCounts() throws SQLException {
     store.addShard(0, "jdbc:mysql://h0:3306/app", 1);
     store.addShard(1, "jdbc:mysql://h1:3306/app", 1);

@@ -163,6 +163,56 @@ class DirectoryTest {
     assertEquals(shard, d.routeRead(KS, KeyType.BIGINT.canonical(31L, "posts")).shardId());
   }
 
+  @Test
+  void routeWrite_longStringKeyFromTwoClients_samePlacementOrBadKey() throws SQLException {
+    // key_map.k is VARCHAR(255): a longer key must either work like any other or be refused
+    // as a bad key (22018), never be stored truncated and then not be found.
+    twoShards(1, 1);
+    store.addKeySpace(new KeySpace("devices", KeyType.STRING, KeySpace.LEAST_LOADED));
+    String key = "d".repeat(300);
+    Directory a = open();
+    try (Directory b = Directory.open(store, DirectoryOptions.defaults().withAutoPoll(false), "dirtest-b")) {
+      Placement first;
+      try {
+        first = a.routeWrite("devices", key);
+      } catch (SQLException refused) {
+        assertEquals("22018", refused.getSQLState(), refused.getMessage());
+        return;
+      }
+      assertEquals(first, store.lookup("devices", key), "the placed key is found again");
+      assertEquals(first.shardId(), b.routeWrite("devices", key).shardId(), "a second driver agrees");
+      assertEquals(1, keyCount(store, 0) + keyCount(store, 1));
+    }
+  }
+
+  @Test
+  void routeWrite_twoLongStringKeysSharingA255Prefix_areTwoKeys() throws SQLException {
+    twoShards(1, 1);
+    store.addKeySpace(new KeySpace("devices", KeyType.STRING, KeySpace.LEAST_LOADED));
+    Directory d = open();
+    String prefix = "p".repeat(255);
+    Placement first;
+    try {
+      first = d.routeWrite("devices", prefix + "A");
+    } catch (SQLException refused) {
+      assertEquals("22018", refused.getSQLState(), refused.getMessage());
+      return;
+    }
+    Placement second = d.routeWrite("devices", prefix + "B");
+
+    assertEquals(0, first.shardId());
+    assertEquals(1, second.shardId(), "a different key is placed on its own (least loaded: shard 1)");
+  }
+
+  @Test
+  void open_longClientName_registersTheClient() throws SQLException {
+    // shardex.instance has no length limit, and the driver names its directory client after it.
+    twoShards(1, 1);
+    directory = Directory.open(store, DirectoryOptions.defaults().withAutoPoll(false), "instance-" + "n".repeat(60));
+    assertEquals(Long.toString(directory.appliedChange()),
+        DirectoryTestSupport.scalar("SELECT applied_change FROM clients WHERE id = ?", directory.clientId()));
+  }
+
   // ---- cache invalidation through the change log -------------------------------------------------
 
   @Test

@@ -103,6 +103,9 @@ public final class ShardexConfig implements ShardPools.Credentials {
     this.poolSize = (int) ShardexProperty.POOL_SIZE.getLong(props);
     this.connectTimeoutMs = ShardexProperty.CONNECT_TIMEOUT_MS.getLong(props);
     this.instance = ShardexProperty.INSTANCE.get(props);
+    if (instance.length() > 100 || !instance.matches("[A-Za-z0-9_.-]+")) {
+      throw ShardexError.BAD_OPTION.exception("shardex.instance", instance, "use at most 100 letters, digits, '_', '.' or '-'");
+    }
     this.autoPoll = ShardexProperty.AUTO_POLL.getBoolean(props);
     if (pollMs >= leaseMs) {
       throw ShardexError.BAD_OPTION.exception("shardex.pollMs", pollMs, "must be smaller than shardex.leaseMs (" + leaseMs + ")");

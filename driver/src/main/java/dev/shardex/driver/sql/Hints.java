@@ -70,6 +70,12 @@ public record Hints(String key, Integer shard, Declaration declaration) {
       }
       return new Hints(attrs.get("key"), shard, null);
     }
+    for (String name : attrs.keySet()) {
+      if (!java.util.Set.of("sharded", "global", "single", "key", "keyspace", "shard").contains(name)) {
+        throw ShardexError.BAD_DECLARATION.exception("/* shardex:" + String.join(" ", attrs.keySet()) + " */",
+            "unknown attribute '" + name + "'; a declaration takes key=COLUMN, keyspace=NAME or shard=N");
+      }
+    }
     String keyColumn = attrs.get("key");
     if (kind == TableKind.SHARDED && (keyColumn == null || keyColumn.isEmpty())) {
       throw ShardexError.BAD_DECLARATION.exception("/* shardex:sharded */", "a SHARDED table needs key=COLUMN");

@@ -22,6 +22,7 @@ public final class SqlLexer {
     List<Object> literals = new ArrayList<>();
     int n = sql.length();
     int i = 0;
+    String clause = "";
     while (i < n) {
       char c = sql.charAt(i);
       int end;
@@ -44,10 +45,11 @@ public final class SqlLexer {
         end = numberEnd(sql, from);
         boolean glued = (i > 0 && (isIdentifierPart(sql.charAt(i - 1)) || sql.charAt(i - 1) == '.'))
             || (end < n && isIdentifierPart(sql.charAt(end)));
-        if (glued || afterInterval(out)
+        if (glued || afterInterval(out) || (clause.equals("BY") && !negative && positional(out))
             || (sql.charAt(from) == '0' && from + 1 < n && (sql.charAt(from + 1) == 'x' || sql.charAt(from + 1) == 'b'))) {
           // kept as written: part of a name, an INTERVAL's count (JSqlParser cannot take
-          // "INTERVAL ? DAY AND ..."), or a hex/bit literal
+          // "INTERVAL ? DAY AND ..."), a position in ORDER/GROUP BY (a ? there would sort by a
+          // constant), or a hex/bit literal
           end = Math.max(end, identifierEnd(sql, from));
           out.append(sql, i, end);
         } else {
@@ -58,6 +60,10 @@ public final class SqlLexer {
         i = end;
       } else if (isIdentifierPart(c)) {
         end = identifierEnd(sql, i);
+        String word = sql.substring(i, end).toUpperCase(java.util.Locale.ROOT);
+        if (CLAUSES.contains(word)) {
+          clause = word;
+        }
         out.append(sql, i, end);
         i = end;
       } else {
@@ -208,6 +214,18 @@ public final class SqlLexer {
       }
     }
     return j;
+  }
+
+  private static final java.util.Set<String> CLAUSES = java.util.Set.of("SELECT", "FROM", "WHERE", "BY", "HAVING",
+      "LIMIT", "OFFSET", "ON", "SET", "VALUES", "JOIN", "UNION", "WINDOW", "INTO", "AND", "OR");
+
+  /** In an ORDER/GROUP BY list, a number right after BY or a comma is a column position. */
+  private static boolean positional(StringBuilder out) {
+    int k = out.length() - 1;
+    while (k >= 0 && Character.isWhitespace(out.charAt(k))) {
+      k--;
+    }
+    return k >= 0 && (out.charAt(k) == ',' || (k >= 1 && out.substring(k - 1, k + 1).equalsIgnoreCase("BY")));
   }
 
   private static boolean startsNumber(String sql, int i) {

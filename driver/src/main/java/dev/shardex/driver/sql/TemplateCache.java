@@ -22,11 +22,13 @@ public final class TemplateCache {
 
   private final Cache<String, RouteTemplate> cache;
   private final Cache<String, RouteTemplate> normalised;
+  private final Cache<String, MergeSpec> merges;
   private final LongAdder analyses = new LongAdder();
 
   public TemplateCache(long maximumSize) {
     this.cache = Caffeine.newBuilder().maximumSize(maximumSize).build();
     this.normalised = Caffeine.newBuilder().maximumSize(maximumSize).build();
+    this.merges = Caffeine.newBuilder().maximumSize(maximumSize).build();
   }
 
   /** The template of a prepared statement's text. */
@@ -42,7 +44,7 @@ public final class TemplateCache {
   /** The template of a plain statement and the values of its literals. */
   public Analysis plain(String sql) throws SQLException {
     if (!NORMALISED.contains(SqlLexer.firstKeyword(sql))) {
-      return new Analysis(prepared(sql), NO_VALUES);
+      return new Analysis(prepared(sql), NO_VALUES, sql);
     }
     NormalizedSql normal = SqlLexer.normalise(sql);
     RouteTemplate t = normalised.getIfPresent(normal.text());
@@ -54,13 +56,23 @@ public final class TemplateCache {
           throw unparameterisable; // nothing was replaced: the text itself does not parse
         }
         normalised.put(normal.text(), RAW_ONLY);
-        return new Analysis(prepared(sql), NO_VALUES);
+        return new Analysis(prepared(sql), NO_VALUES, sql);
       }
       normalised.put(normal.text(), t);
     } else if (t == RAW_ONLY) {
-      return new Analysis(prepared(sql), NO_VALUES);
+      return new Analysis(prepared(sql), NO_VALUES, sql);
     }
-    return new Analysis(t, normal.literals().toArray());
+    return new Analysis(t, normal.literals().toArray(), normal.text());
+  }
+
+  /** How a SELECT (by its analysed text) runs on several shards and merges; rewritten once per text. */
+  public MergeSpec merge(String analysedText) throws SQLException {
+    MergeSpec spec = merges.getIfPresent(analysedText);
+    if (spec == null) {
+      spec = MergeRewriter.rewrite(analysedText);
+      merges.put(analysedText, spec);
+    }
+    return spec;
   }
 
   private RouteTemplate analyse(String sql) throws SQLException {

@@ -1,0 +1,316 @@
+package dev.shardex.directory.move;
+
+import dev.shardex.directory.DirectoryStore;
+import dev.shardex.directory.KeySpace;
+import dev.shardex.directory.KeyType;
+import dev.shardex.directory.Placement;
+import dev.shardex.directory.Shard;
+import dev.shardex.directory.ShardStatus;
+import dev.shardex.directory.ShardexError;
+import dev.shardex.directory.TableDef;
+import dev.shardex.directory.TableKind;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.util.Comparator;
+import java.util.List;
+import java.util.function.Consumer;
+
+/**
+ * Moves one key (a user) from shard A to shard B online, losing no write.
+ *
+ * <p>The protocol (DESIGN.md, "leases and moves"), one journal step each:
+ * <ol>
+ *   <li>freeze the key (FROZEN, logged) and wait until every live client applied the freeze.
+ *       Drivers ack only after their writes to the key that were in flight have finished, and
+ *       new writes to a FROZEN key wait; so from here the source rows are still.
+ *   <li>copy the rows of every SHARDED table of the key space to B in one transaction, verified
+ *       (count and SHA-256 in primary-key order) before it commits.
+ *   <li>check the source is still what was copied, then flip the key to B, ACTIVE (logged), and
+ *       wait for the acks again, so no driver reads the key on A any more.
+ *   <li>in one source transaction: lock the rows, check they are unchanged since the copy, delete.
+ *       If a writer outside Shardex changed them, the move stops (STOPPED) and deletes nothing.
+ * </ol>
+ *
+ * <p>Failures: before the flip, any SQL failure rolls the move back (the copy on B is deleted,
+ * the key is ACTIVE on A again) so no key stays frozen; after it, the move stays at its step
+ * and {@link #resume} finishes it later (the key is already ACTIVE on B). A crash anywhere
+ * leaves the journal at the last step done; {@code resume} continues from there. Whoever runs a
+ * move holds its {@link MoveLock}.
+ */
+public final class Mover {
+  private final DirectoryStore store;
+  private final ShardConnector shards;
+  private final MoveOptions options;
+  private final FaultHook faults;
+  private final MoveJournal journal;
+  private final AckWaiter acks;
+  private final KeyCopier copier;
+  private volatile Consumer<MoveRecord> listener = m -> {};
+
+  public Mover(DirectoryStore store, ShardConnector shards, MoveOptions options, FaultHook faults) {
+    this.store = store;
+    this.shards = shards;
+    this.options = options;
+    this.faults = faults == null ? FaultHook.NONE : faults;
+    this.journal = new MoveJournal(store);
+    this.acks = new AckWaiter(store, options);
+    this.copier = new KeyCopier(options.batchSize());
+  }
+
+  public Mover(DirectoryStore store, ShardConnector shards) {
+    this(store, shards, MoveOptions.defaults(), FaultHook.NONE);
+  }
+
+  /** Called after every step a move takes (progress reporting); must not throw. */
+  public Mover onStep(Consumer<MoveRecord> stepListener) {
+    this.listener = stepListener;
+    return this;
+  }
+
+  public MoveJournal journal() {
+    return journal;
+  }
+
+  public MoveOptions options() {
+    return options;
+  }
+
+  /** Moves a key to shard {@code to} and returns the finished journal row; throws if it could not. */
+  public MoveRecord move(String keySpace, String key, int to) throws SQLException {
+    return run(plan(keySpace, key, to));
+  }
+
+  /** Checks a move is possible and journals it (PLANNED); nothing changes until it runs. */
+  public long plan(String keySpace, String key, int to) throws SQLException {
+    KeySpace space = store.keySpace(keySpace);
+    if (space == null) {
+      throw ShardexError.MOVE_REFUSED.exception(key, keySpace, "there is no such key space");
+    }
+    Placement p = store.lookup(keySpace, key);
+    if (p == null) {
+      throw ShardexError.MOVE_REFUSED.exception(key, keySpace, "the directory does not know this key (it has no rows yet)");
+    }
+    journal.refuseIfUnfinished(keySpace, key);
+    if (p.frozen()) {
+      throw ShardexError.MOVE_REFUSED.exception(key, keySpace, "it is FROZEN: another move is running ('shardex moves list')");
+    }
+    if (p.shardId() == to) {
+      throw ShardexError.MOVE_REFUSED.exception(key, keySpace, "it already lives on shard " + to);
+    }
+    Shard dest = shard(to);
+    if (dest == null || dest.status() != ShardStatus.ONLINE) {
+      throw ShardexError.MOVE_REFUSED.exception(key, keySpace, "destination shard " + to
+          + (dest == null ? " is not in the catalog" : " is " + dest.status() + "; only ONLINE shards take keys"));
+    }
+    Shard source = shard(p.shardId());
+    if (source != null && source.status() == ShardStatus.OFFLINE) {
+      throw ShardexError.MOVE_REFUSED.exception(key, keySpace, "source shard " + p.shardId() + " is OFFLINE");
+    }
+    long onDest;
+    try (Connection c = shards.connect(to)) {
+      KeyCopier.prepare(c);
+      onDest = copier.count(c, KeyCopier.shapes(c, tables(keySpace), to), space.keyType(), key);
+    }
+    if (onDest > 0) {
+      throw ShardexError.MOVE_REFUSED.exception(key, keySpace, "shard " + to + " already holds " + onDest
+          + " row(s) of it (left by something outside Shardex); check with 'shardex verify', remove them, then retry");
+    }
+    return journal.begin(keySpace, key, p.shardId(), to);
+  }
+
+  /** Runs (or resumes) a journaled move to its end: DONE, ABORTED or STOPPED. */
+  public MoveRecord run(long moveId) throws SQLException {
+    try (MoveLock lock = MoveLock.acquire(store.dataSource(), moveId)) {
+      MoveRecord m = journal.get(moveId);
+      while (!m.step().terminal()) {
+        try {
+          m = advance(m);
+        } catch (SQLException e) {
+          fail(moveId, e);
+          throw e;
+        }
+        listener.accept(m);
+      }
+      return m;
+    }
+  }
+
+  /** Finishes a move a crash interrupted, from its last journaled step. */
+  public MoveRecord resume(long moveId) throws SQLException {
+    return run(moveId);
+  }
+
+  /** Rolls back a move that has not flipped yet: the key is ACTIVE on its source again. */
+  public MoveRecord abort(long moveId) throws SQLException {
+    try (MoveLock lock = MoveLock.acquire(store.dataSource(), moveId)) {
+      MoveRecord m = journal.get(moveId);
+      if (m.step().terminal()) {
+        return m;
+      }
+      if (m.step().flipped()) {
+        throw ShardexError.UNKNOWN_MOVE.exception("move " + moveId + " has flipped the key to shard " + m.to()
+            + " already; it can only go forward: 'shardex moves resume " + moveId + "'");
+      }
+      return rollback(m, "aborted by the operator");
+    }
+  }
+
+  private MoveRecord advance(MoveRecord m) throws SQLException {
+    switch (m.step()) {
+      case PLANNED -> store.inTransaction(c -> {
+        long change = store.freezeKey(c, m.keySpace(), m.key(), m.from());
+        journal.advance(c, m.id(), MoveStep.FROZEN, change, null, "frozen on shard " + m.from() + "; waiting for clients");
+        return null;
+      });
+      case FROZEN -> {
+        acks.await(m, m.changeId(), "the move is rolled back: the key stays on shard " + m.from());
+        journal.advance(m.id(), MoveStep.DRAINED, null, "clients drained; copying");
+      }
+      case DRAINED, COPYING -> copy(m);
+      case COPIED -> flip(m);
+      case FLIPPED -> {
+        acks.await(m, m.changeId(), "the key is ACTIVE on shard " + m.to() + "; its old rows stay on shard " + m.from()
+            + " until 'shardex moves resume " + m.id() + "'");
+        journal.advance(m.id(), MoveStep.FLIP_DRAINED, null, "clients follow shard " + m.to() + "; deleting the source");
+      }
+      case FLIP_DRAINED, DELETING -> deleteSource(m);
+      default -> throw new IllegalStateException("no step after " + m.step());
+    }
+    MoveRecord next = journal.get(m.id());
+    faults.after(next.step(), next);
+    return next;
+  }
+
+  private void copy(MoveRecord m) throws SQLException {
+    KeyType type = keyType(m.keySpace());
+    List<TableDef> tables = tables(m.keySpace());
+    try (Connection src = shards.connect(m.from()); Connection dst = shards.connect(m.to())) {
+      if (m.step() == MoveStep.DRAINED) {
+        // Only rows found here, before COPYING is journaled, can be someone else's: refuse them.
+        KeyCopier.prepare(dst);
+        long present = copier.count(dst, KeyCopier.shapes(dst, tables, m.to()), type, m.key());
+        if (present > 0) {
+          throw ShardexError.MOVE_REFUSED.exception(m.key(), m.keySpace(), "shard " + m.to() + " already holds "
+              + present + " row(s) of it; check with 'shardex verify'");
+        }
+        journal.advance(m.id(), MoveStep.COPYING, null, "copying to shard " + m.to());
+        faults.after(MoveStep.COPYING, journal.get(m.id()));
+      }
+      Fingerprint copied = copier.copy(src, m.from(), dst, m.to(), tables, type, m.key(), m.id());
+      journal.advance(m.id(), MoveStep.COPIED, copied, "copied and verified " + copied);
+    }
+  }
+
+  private void flip(MoveRecord m) throws SQLException {
+    // Belt and braces before the point of no return: a writer outside Shardex that changed the
+    // source since the copy makes us roll back now, with nothing to reconcile.
+    try (Connection src = shards.connect(m.from())) {
+      KeyCopier.prepare(src);
+      Fingerprint now = copier.fingerprint(src, KeyCopier.shapes(src, tables(m.keySpace()), m.from()),
+          keyType(m.keySpace()), m.key(), false);
+      if (!now.equals(m.copied())) {
+        throw ShardexError.COPY_MISMATCH.exception(m.id(), m.key(), m.to(), m.from(),
+            "the source changed after the copy: copied " + m.copied() + ", source now " + now, m.from());
+      }
+    }
+    store.inTransaction(c -> {
+      long change = store.flipKey(c, m.keySpace(), m.key(), m.from(), m.to());
+      journal.advance(c, m.id(), MoveStep.FLIPPED, change, null, "ACTIVE on shard " + m.to() + "; waiting for clients");
+      return null;
+    });
+  }
+
+  private void deleteSource(MoveRecord m) throws SQLException {
+    if (m.step() == MoveStep.FLIP_DRAINED) {
+      journal.advance(m.id(), MoveStep.DELETING, null, "deleting " + m.copied() + " from shard " + m.from());
+      faults.after(MoveStep.DELETING, journal.get(m.id()));
+    }
+    try (Connection src = shards.connect(m.from())) {
+      KeyCopier.prepare(src);
+      List<TableShape> shapes = KeyCopier.shapes(src, tables(m.keySpace()), m.from());
+      KeyType type = keyType(m.keySpace());
+      src.setAutoCommit(false);
+      try {
+        Fingerprint now = copier.fingerprint(src, shapes, type, m.key(), true);
+        boolean alreadyDeleted = now.rows() == 0; // a crash after the delete committed, before DONE
+        if (!alreadyDeleted && !now.equals(m.copied())) {
+          src.rollback();
+          String what = "copied " + m.copied() + ", source now " + now;
+          journal.advance(m.id(), MoveStep.STOPPED, null, "source changed after the copy (" + what + "); nothing deleted");
+          throw ShardexError.SOURCE_CHANGED.exception(m.id(), m.key(), m.from(), what, m.to());
+        }
+        long deleted = alreadyDeleted ? 0 : copier.delete(src, shapes, type, m.key());
+        src.commit();
+        journal.advance(m.id(), MoveStep.DONE, null, "moved " + m.copied().rows() + " row(s) from shard " + m.from()
+            + " to shard " + m.to() + (alreadyDeleted ? "" : "; deleted " + deleted + " from the source"));
+      } catch (SQLException | RuntimeException e) {
+        KeyCopier.rollbackQuietly(src, e);
+        throw e;
+      }
+    }
+  }
+
+  /** A failed step: roll back if the key has not flipped; otherwise leave it for resume. */
+  private void fail(long moveId, SQLException cause) {
+    try {
+      MoveRecord m = journal.get(moveId);
+      if (m.step().terminal()) {
+        return;
+      }
+      if (m.step().flipped()) {
+        journal.note(moveId, "interrupted at " + m.step() + ": " + cause.getMessage() + "; run 'shardex moves resume " + moveId + "'");
+      } else {
+        rollback(m, cause.getMessage());
+      }
+    } catch (SQLException | RuntimeException e) {
+      cause.addSuppressed(e);
+    }
+  }
+
+  /**
+   * Deletes what the copy put on B (only after COPYING was journaled can rows there be ours), then
+   * unfreezes the key on A and journals ABORTED in one directory transaction. Re-runnable.
+   */
+  private MoveRecord rollback(MoveRecord m, String why) throws SQLException {
+    String leftover = "";
+    if (m.step() == MoveStep.COPYING || m.step() == MoveStep.COPIED) {
+      try (Connection dst = shards.connect(m.to())) {
+        KeyCopier.prepare(dst);
+        dst.setAutoCommit(false);
+        copier.delete(dst, KeyCopier.shapes(dst, tables(m.keySpace()), m.to()), keyType(m.keySpace()), m.key());
+        dst.commit();
+      } catch (SQLException e) {
+        leftover = "; the partial copy on shard " + m.to() + " could not be deleted (" + e.getMessage()
+            + "): 'shardex verify' lists it";
+      }
+    }
+    String detail = "rolled back, ACTIVE on shard " + m.from() + ": " + why + leftover;
+    store.inTransaction(c -> {
+      if (m.step() != MoveStep.PLANNED) {
+        store.unfreezeKey(c, m.keySpace(), m.key(), m.from());
+      }
+      journal.advance(c, m.id(), MoveStep.ABORTED, null, null, detail.length() > 2000 ? detail.substring(0, 2000) : detail);
+      return null;
+    });
+    return journal.get(m.id());
+  }
+
+  private List<TableDef> tables(String keySpace) throws SQLException {
+    return store.tables().stream()
+        .filter(t -> t.kind() == TableKind.SHARDED && keySpace.equals(t.keySpace()))
+        .sorted(Comparator.comparing(TableDef::name))
+        .toList();
+  }
+
+  private KeyType keyType(String keySpace) throws SQLException {
+    KeySpace space = store.keySpace(keySpace);
+    if (space == null) {
+      throw ShardexError.DIRECTORY_STATE.exception("key space '" + keySpace + "' disappeared from the directory");
+    }
+    return space.keyType();
+  }
+
+  private Shard shard(int id) throws SQLException {
+    return store.shards().stream().filter(s -> s.id() == id).findFirst().orElse(null);
+  }
+}

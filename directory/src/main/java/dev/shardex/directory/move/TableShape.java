@@ -1,0 +1,146 @@
+package dev.shardex.directory.move;
+
+import dev.shardex.directory.KeyType;
+import dev.shardex.directory.ShardexError;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Set;
+import java.util.stream.Collectors;
+
+/**
+ * One table as the mover reads and writes it, from the shard's information_schema: the columns it
+ * copies (generated columns are left to the server), how each is read so that both shards produce
+ * the same bytes, and the primary-key order that makes checksums comparable.
+ *
+ * <p>Why three ways to read a column: binary columns travel as bytes; character columns as
+ * strings (Connector/J converts charsets); everything else (numbers, dates, JSON) as the server's
+ * own {@code CAST(... AS CHAR)} text, which re-parses to the same value, so no Java type mapping
+ * (time zones, fractional seconds, unsigned, BIT) can alter a row on its way across.
+ */
+final class TableShape {
+  enum Kind { BYTES, TEXT, CAST }
+
+  record Column(String name, Kind kind) {}
+
+  private static final Set<String> BINARY = Set.of("binary", "varbinary", "tinyblob", "blob", "mediumblob", "longblob",
+      "bit", "geometry", "point", "linestring", "polygon", "multipoint", "multilinestring", "multipolygon",
+      "geometrycollection", "geomcollection");
+  private static final Set<String> CHARACTER = Set.of("char", "varchar", "tinytext", "text", "mediumtext", "longtext",
+      "enum", "set");
+
+  final String table;
+  final String keyColumn;
+  final List<Column> columns;
+  private final List<String> order;
+  private final boolean binaryKey;
+
+  private TableShape(String table, String keyColumn, List<Column> columns, List<String> order, boolean binaryKey) {
+    this.table = table;
+    this.keyColumn = keyColumn;
+    this.columns = columns;
+    this.order = order;
+    this.binaryKey = binaryKey;
+  }
+
+  static TableShape load(Connection c, String table, String keyColumn, int shard) throws SQLException {
+    List<Column> columns = new ArrayList<>();
+    boolean binaryKey = false;
+    try (PreparedStatement ps = c.prepareStatement("SELECT COLUMN_NAME, DATA_TYPE, EXTRA FROM information_schema.COLUMNS "
+        + "WHERE TABLE_SCHEMA = DATABASE() AND TABLE_NAME = ? ORDER BY ORDINAL_POSITION")) {
+      ps.setString(1, table);
+      try (ResultSet rs = ps.executeQuery()) {
+        while (rs.next()) {
+          String name = rs.getString(1);
+          String type = rs.getString(2).toLowerCase(Locale.ROOT);
+          String extra = rs.getString(3) == null ? "" : rs.getString(3).toUpperCase(Locale.ROOT);
+          if (keyColumn != null && name.equalsIgnoreCase(keyColumn)) {
+            binaryKey = type.equals("binary") || type.equals("varbinary");
+          }
+          if (!extra.contains("GENERATED")) {
+            columns.add(new Column(name, BINARY.contains(type) ? Kind.BYTES : CHARACTER.contains(type) ? Kind.TEXT : Kind.CAST));
+          }
+        }
+      }
+    }
+    if (columns.isEmpty()) {
+      throw ShardexError.DIRECTORY_STATE.exception("table " + table + " is in the catalog but does not exist on shard "
+          + shard + "; create it there (DDL through the driver reaches every shard)");
+    }
+    List<String> order = new ArrayList<>();
+    try (PreparedStatement ps = c.prepareStatement("SELECT COLUMN_NAME FROM information_schema.STATISTICS "
+        + "WHERE TABLE_SCHEMA = DATABASE() AND TABLE_NAME = ? AND INDEX_NAME = 'PRIMARY' ORDER BY SEQ_IN_INDEX")) {
+      ps.setString(1, table);
+      try (ResultSet rs = ps.executeQuery()) {
+        while (rs.next()) {
+          order.add(rs.getString(1));
+        }
+      }
+    }
+    if (order.isEmpty()) { // no primary key: every column orders the rows (ties are then identical rows)
+      columns.forEach(col -> order.add(col.name()));
+    }
+    return new TableShape(table, keyColumn, List.copyOf(columns), List.copyOf(order), binaryKey);
+  }
+
+  static String quote(String identifier) {
+    return "`" + identifier.replace("`", "``") + "`";
+  }
+
+  private String select() {
+    return columns.stream().map(c -> c.kind() == Kind.CAST ? "CAST(" + quote(c.name()) + " AS CHAR)" : quote(c.name()))
+        .collect(Collectors.joining(", ", "SELECT ", " FROM " + quote(table)));
+  }
+
+  private String keyPredicate() {
+    return " WHERE " + quote(keyColumn) + (binaryKey ? " = UNHEX(?)" : " = ?");
+  }
+
+  private String orderBy() {
+    return order.stream().map(TableShape::quote).collect(Collectors.joining(", ", " ORDER BY ", ""));
+  }
+
+  /** The key's rows in primary-key order; {@code forUpdate} locks them (and, with an index on the key, the gap). */
+  String selectKey(boolean forUpdate) {
+    return select() + keyPredicate() + orderBy() + (forUpdate ? " FOR UPDATE" : "");
+  }
+
+  String selectAll() {
+    return select() + orderBy();
+  }
+
+  String countKey() {
+    return "SELECT COUNT(*) FROM " + quote(table) + keyPredicate();
+  }
+
+  String deleteKey() {
+    return "DELETE FROM " + quote(table) + keyPredicate();
+  }
+
+  String insert() {
+    return columns.stream().map(c -> quote(c.name())).collect(Collectors.joining(", ", "INSERT INTO " + quote(table) + " (", ") VALUES ("))
+        + columns.stream().map(c -> "?").collect(Collectors.joining(", ")) + ")";
+  }
+
+  /** The key column as text the way the key map spells it (binary keys in lower-case hex). */
+  String keyText() {
+    return binaryKey ? "LOWER(HEX(" + quote(keyColumn) + "))" : quote(keyColumn);
+  }
+
+  /** Rows per key on this shard: the key as the key map spells it, and its row count. */
+  String countPerKey() {
+    return "SELECT " + keyText() + ", COUNT(*) FROM " + quote(table) + " GROUP BY " + quote(keyColumn);
+  }
+
+  static void bindKey(PreparedStatement ps, int index, KeyType type, String key) throws SQLException {
+    if (type == KeyType.BIGINT) {
+      ps.setLong(index, Long.parseLong(key));
+    } else {
+      ps.setString(index, key);
+    }
+  }
+}

@@ -1,0 +1,148 @@
+package dev.shardex.directory.move;
+
+import dev.shardex.directory.DirectoryStore;
+import dev.shardex.directory.DirectoryStore.KeyEntry;
+import dev.shardex.directory.KeySpace;
+import dev.shardex.directory.KeyType;
+import dev.shardex.directory.Placement;
+import dev.shardex.directory.Shard;
+import dev.shardex.directory.TableDef;
+import dev.shardex.directory.TableKind;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+
+/**
+ * Checks the shards against the directory: rows whose key the directory places on another shard
+ * (orphans), rows whose key it does not know (unowned), and GLOBAL tables whose copies differ.
+ *
+ * <p>Repair deletes an orphan only if its owner holds an identical copy, and only while holding
+ * the key's key-map row lock with the key ACTIVE on that owner and no move of it unfinished: a
+ * move freezing the key waits for the lock, so repair never deletes rows a move is about to
+ * need. Keys being moved are skipped (their rows are on two shards on purpose).
+ */
+public final class Verifier {
+  public record Finding(String table, int shard, String key, Integer owner, long rows, String outcome) {}
+
+  public record GlobalDiff(String table, Map<String, List<Integer>> shardsByChecksum) {}
+
+  public record Report(List<Finding> orphans, List<Finding> unowned, List<GlobalDiff> globals, int repaired) {
+    public boolean clean() {
+      return orphans.size() == repaired && unowned.isEmpty() && globals.isEmpty();
+    }
+  }
+
+  private final DirectoryStore store;
+  private final ShardConnector shards;
+  private final KeyCopier copier = new KeyCopier(500);
+
+  public Verifier(DirectoryStore store, ShardConnector shards) {
+    this.store = store;
+    this.shards = shards;
+  }
+
+  public Report verify(boolean repair, Progress progress) throws SQLException {
+    List<Shard> readable = store.shards().stream().filter(s -> s.status().acceptsReads()).toList();
+    List<Finding> orphans = new ArrayList<>();
+    List<Finding> unowned = new ArrayList<>();
+    int repaired = 0;
+    List<KeySpace> spaces = store.keySpaces();
+    long total = (long) readable.size() * (spaces.size() + 1);
+    long done = 0;
+    for (KeySpace space : spaces) {
+      Map<String, KeyEntry> keyMap = ShardScan.keyMap(store, space.name());
+      Set<String> moving = new HashSet<>(new MoveJournal(store).movingKeys(space.name()));
+      List<TableDef> tables = ShardScan.shardedTables(store, space.name());
+      for (Shard s : readable) {
+        try (Connection c = shards.connect(s.id())) {
+          for (TableShape shape : KeyCopier.shapes(c, tables, s.id())) {
+            for (Map.Entry<String, Long> e : new TreeMap<>(ShardScan.rowsPerKey(c, shape)).entrySet()) {
+              KeyEntry owner = keyMap.get(e.getKey());
+              if (owner == null) {
+                unowned.add(new Finding(shape.table, s.id(), e.getKey(), null, e.getValue(), "no owner in the key map"));
+              } else if (owner.shardId() != s.id() && !moving.contains(e.getKey())
+                  && owner.state() == dev.shardex.directory.KeyState.ACTIVE) {
+                String outcome = repair ? repair(space, shape, s.id(), owner.shardId(), e.getKey()) : "orphan";
+                repaired += outcome.startsWith("deleted") ? 1 : 0;
+                orphans.add(new Finding(shape.table, s.id(), e.getKey(), owner.shardId(), e.getValue(), outcome));
+              }
+            }
+          }
+        }
+        progress.update(++done, total, "key space " + space.name() + ", shard " + s.id());
+      }
+    }
+    List<GlobalDiff> globals = globals(readable);
+    progress.update(total, total, "global tables");
+    return new Report(orphans, unowned, globals, repaired);
+  }
+
+  /** Deletes the orphan rows of one key in one table if the owner's rows are identical. */
+  private String repair(KeySpace space, TableShape shape, int shard, int owner, String key) throws SQLException {
+    KeyType type = space.keyType();
+    return store.inTransaction(dir -> {
+      Placement p = store.lockKey(dir, space.name(), key); // a move's freeze waits for this lock
+      if (p == null || p.frozen() || p.shardId() != owner || new MoveJournal(store).movingKeys(space.name()).contains(key)) {
+        return "kept: the key is moving or moved meanwhile";
+      }
+      try (Connection orphanSide = shards.connect(shard); Connection ownerSide = shards.connect(owner)) {
+        KeyCopier.prepare(orphanSide);
+        KeyCopier.prepare(ownerSide);
+        orphanSide.setAutoCommit(false);
+        try {
+          Fingerprint here = copier.fingerprint(orphanSide, List.of(shape), type, key, true);
+          Fingerprint there = copier.fingerprint(ownerSide, List.of(shape), type, key, false);
+          if (!here.equals(there)) {
+            orphanSide.rollback();
+            return "kept: differs from the owner's copy (" + here + " here, " + there + " on shard " + owner + ")";
+          }
+          long n = copier.delete(orphanSide, List.of(shape), type, key);
+          orphanSide.commit();
+          return "deleted " + n + " row(s): the owner holds an identical copy";
+        } catch (SQLException | RuntimeException e) {
+          KeyCopier.rollbackQuietly(orphanSide, e);
+          throw e;
+        }
+      }
+    });
+  }
+
+  private List<GlobalDiff> globals(List<Shard> readable) throws SQLException {
+    List<GlobalDiff> diffs = new ArrayList<>();
+    for (TableDef t : store.tables()) {
+      if (t.kind() != TableKind.GLOBAL) {
+        continue;
+      }
+      Map<String, List<Integer>> byChecksum = new TreeMap<>();
+      for (Shard s : readable) {
+        String sum;
+        try (Connection c = shards.connect(s.id())) {
+          KeyCopier.prepare(c);
+          sum = wholeTable(c, TableShape.load(c, t.name(), null, s.id())).toString();
+        } catch (SQLException e) {
+          sum = "unreadable: " + e.getMessage();
+        }
+        byChecksum.computeIfAbsent(sum, x -> new ArrayList<>()).add(s.id());
+      }
+      if (byChecksum.size() > 1) {
+        diffs.add(new GlobalDiff(t.name(), byChecksum));
+      }
+    }
+    return diffs;
+  }
+
+  private static Fingerprint wholeTable(Connection c, TableShape shape) throws SQLException {
+    RowDigest digest = new RowDigest();
+    try (java.sql.Statement s = c.createStatement(); java.sql.ResultSet rs = s.executeQuery(shape.selectAll())) {
+      while (rs.next()) {
+        digest.row(rs, shape.columns);
+      }
+    }
+    return digest.finish();
+  }
+}

@@ -1,0 +1,70 @@
+package dev.shardex.driver.merge;
+
+import java.math.BigDecimal;
+import java.util.Locale;
+
+/**
+ * Compares column values the way MySQL orders them, so rows merged from several shards come out
+ * in the order one server would give: NULL before everything (ascending), numbers by value,
+ * strings by the column's collation, approximated as case-insensitive with trailing spaces ignored
+ * for case-insensitive collations (utf8mb4_general_ci, the sandbox default) and binary otherwise.
+ */
+public final class ValueOrder {
+  private ValueOrder() {}
+
+  public static int compare(Object a, Object b, boolean caseInsensitive) {
+    if (a == null || b == null) {
+      return a == null ? (b == null ? 0 : -1) : 1;
+    }
+    if (a instanceof Number x && b instanceof Number y) {
+      return decimal(x).compareTo(decimal(y));
+    }
+    if (a instanceof byte[] x && b instanceof byte[] y) {
+      return java.util.Arrays.compareUnsigned(x, y);
+    }
+    if (a instanceof String x && b instanceof String y) {
+      return caseInsensitive ? collationKey(x).compareTo(collationKey(y)) : x.compareTo(y);
+    }
+    if (a instanceof Comparable<?> && a.getClass() == b.getClass()) {
+      @SuppressWarnings("unchecked")
+      Comparable<Object> c = (Comparable<Object>) a;
+      return c.compareTo(b);
+    }
+    return a.toString().compareTo(b.toString());
+  }
+
+  /** The form under which two values count as equal for GROUP BY and DISTINCT. */
+  public static Object groupingKey(Object v, boolean caseInsensitive) {
+    if (v instanceof Number n) {
+      return decimal(n).stripTrailingZeros();
+    }
+    if (v instanceof String s) {
+      return caseInsensitive ? collationKey(s) : s;
+    }
+    if (v instanceof byte[] b) {
+      return java.nio.ByteBuffer.wrap(b);
+    }
+    return v;
+  }
+
+  static BigDecimal decimal(Number n) {
+    if (n instanceof BigDecimal d) {
+      return d;
+    }
+    if (n instanceof Double || n instanceof Float) {
+      return BigDecimal.valueOf(n.doubleValue());
+    }
+    if (n instanceof java.math.BigInteger i) {
+      return new BigDecimal(i);
+    }
+    return BigDecimal.valueOf(n.longValue());
+  }
+
+  private static String collationKey(String s) {
+    int end = s.length();
+    while (end > 0 && s.charAt(end - 1) == ' ') {
+      end--;
+    }
+    return s.substring(0, end).toUpperCase(Locale.ROOT);
+  }
+}

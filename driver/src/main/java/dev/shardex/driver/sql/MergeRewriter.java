@@ -1,0 +1,408 @@
+package dev.shardex.driver.sql;
+
+import dev.shardex.directory.ShardexError;
+import dev.shardex.driver.sql.MergeSpec.Slot;
+import dev.shardex.driver.sql.MergeSpec.Fold;
+import dev.shardex.driver.sql.MergeSpec.SortKey;
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.IdentityHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+import net.sf.jsqlparser.expression.Alias;
+import net.sf.jsqlparser.expression.AnalyticExpression;
+import net.sf.jsqlparser.expression.Expression;
+import net.sf.jsqlparser.expression.ExpressionVisitorAdapter;
+import net.sf.jsqlparser.expression.Function;
+import net.sf.jsqlparser.expression.JdbcParameter;
+import net.sf.jsqlparser.expression.LongValue;
+import net.sf.jsqlparser.expression.operators.relational.ExpressionList;
+import net.sf.jsqlparser.schema.Column;
+import net.sf.jsqlparser.statement.select.AllColumns;
+import net.sf.jsqlparser.statement.select.GroupByElement;
+import net.sf.jsqlparser.statement.select.Limit;
+import net.sf.jsqlparser.statement.select.OrderByElement;
+import net.sf.jsqlparser.statement.select.PlainSelect;
+import net.sf.jsqlparser.statement.select.Select;
+import net.sf.jsqlparser.statement.select.SelectItem;
+
+/**
+ * sql stage, for SELECTs that run on several shards: rewrites the statement into what each shard
+ * runs and how the merge stage folds the results (a {@link MergeSpec}). Shardex rewrites the
+ * parse tree and prints it back, so the text a shard receives is JSqlParser's rendering of the
+ * statement; parameters keep their order through fixed-index markers.
+ *
+ * <p>The rules: the caller's columns come first; AVG(x) becomes SUM(x) plus a hidden COUNT(x);
+ * COUNT(DISTINCT x) becomes x with x added to the GROUP BY; ORDER BY, GROUP BY and HAVING terms
+ * that are not among the caller's columns become hidden columns; HAVING, ORDER BY and LIMIT are
+ * taken off grouped queries (they apply to merged groups); LIMIT n OFFSET m becomes LIMIT n+m on
+ * ungrouped ones.
+ */
+final class MergeRewriter {
+  private static final Set<String> FOLDABLE = Set.of("COUNT", "SUM", "MIN", "MAX", "AVG");
+  private static final String HIDDEN = "__shx_";
+
+  private final PlainSelect select;
+  private final List<SelectItem<?>> items;
+  private final List<Slot> columns = new ArrayList<>();
+  private final List<SortKey> order = new ArrayList<>();
+  private final List<Integer> groupKeys = new ArrayList<>();
+  private final Map<Expression, Integer> havingRefs = new IdentityHashMap<>();
+  /** GROUP BY terms added for COUNT(DISTINCT x): shard-side only, not merge group keys. */
+  private final Set<Expression> addedGroupBy = java.util.Collections.newSetFromMap(new IdentityHashMap<>());
+  private int hidden;
+  private boolean aggregate;
+
+  private MergeRewriter(PlainSelect select) {
+    this.select = select;
+    this.items = select.getSelectItems();
+  }
+
+  static MergeSpec rewrite(String sql) throws SQLException {
+    Select parsed = (Select) Analyzer.parse(numberParameters(sql));
+    if (!(parsed instanceof PlainSelect plain) || parsed.getWithItemsList() != null) {
+      throw unsupported("this SELECT shape (UNION, VALUES or WITH)");
+    }
+    return new MergeRewriter(plain).build();
+  }
+
+  private MergeSpec build() throws SQLException {
+    aggregate = select.getGroupBy() != null || items.stream().anyMatch(i -> isAggregate(i.getExpression()));
+    boolean star = items.stream().anyMatch(i -> i.getExpression() instanceof AllColumns);
+    if (aggregate && star) {
+      throw unsupported("SELECT * with aggregates or GROUP BY across shards");
+    }
+    ValueSource limit = null;
+    ValueSource offset = null;
+    Limit l = select.getLimit();
+    if (l != null) {
+      limit = value(l.getRowCount());
+      offset = l.getOffset() == null ? null : value(l.getOffset());
+    }
+    if (select.getOffset() != null) {
+      offset = value(select.getOffset().getOffset());
+    }
+    boolean distinct = select.getDistinct() != null;
+    int visible = items.size();
+    List<SelectItem<?>> hiddenItems = new ArrayList<>();
+    if (aggregate) {
+      foldItems(hiddenItems);
+      groupKeys(hiddenItems, visible);
+    } else {
+      for (int i = 0; i < visible; i++) {
+        columns.add(new Slot(Fold.FIRST, 0, null));
+      }
+    }
+    orderKeys(hiddenItems, visible, star);
+    Expression having = select.getHaving();
+    if (having != null) {
+      havingRefs(having, hiddenItems, visible);
+    }
+    if (aggregate) {
+      select.setHaving(null);
+      select.setOrderByElements(null);
+    }
+    select.setLimit(null);
+    select.setOffset(null);
+    hidden = hiddenItems.size();
+    for (SelectItem<?> h : hiddenItems) {
+      select.addSelectItem(h.getExpression(), h.getAlias());
+    }
+    String[] text = withOrderedParameters(select);
+    return new MergeSpec(text[0], parameterOrder(text[1]), hidden, aggregate, List.copyOf(columns), List.copyOf(groupKeys),
+        List.copyOf(order), distinct, limit, offset, having, havingRefs);
+  }
+
+  /** The caller's columns of a grouped query: each folds by its aggregate; AVG gets a hidden COUNT. */
+  private void foldItems(List<SelectItem<?>> hiddenItems) throws SQLException {
+    int countDistinct = 0;
+    int otherAggregates = 0;
+    for (SelectItem<?> item : items) {
+      Expression e = item.getExpression();
+      if (e instanceof Function f && isAggregate(f)) {
+        if (f.isDistinct()) {
+          countDistinct++;
+        } else {
+          otherAggregates++;
+        }
+      } else if (isAggregate(e)) {
+        throw unsupported("an aggregate inside an expression ('" + e + "') across shards; select the aggregate itself");
+      }
+    }
+    if (countDistinct > 0 && (otherAggregates > 0 || countDistinct > 1)) {
+      throw unsupported("COUNT(DISTINCT ...) together with other aggregates across shards");
+    }
+    for (SelectItem<?> any : items) {
+      @SuppressWarnings("unchecked")
+      SelectItem<Expression> item = (SelectItem<Expression>) any;
+      Expression e = item.getExpression();
+      if (!(e instanceof Function f) || !isAggregate(f)) {
+        columns.add(new Slot(Fold.FIRST, 0, null));
+        continue;
+      }
+      String name = f.getName().toUpperCase(Locale.ROOT);
+      String label = item.getAlias() != null ? item.getAlias().getName() : e.toString();
+      if (f.isDistinct()) {
+        if (!name.equals("COUNT") || f.getParameters() == null || f.getParameters().size() != 1) {
+          throw unsupported(name + "(DISTINCT ...) across shards");
+        }
+        Expression arg = f.getParameters().get(0);
+        item.setExpression(arg);
+        item.setAlias(new Alias(quote(label), true));
+        addGroupBy(arg);
+        columns.add(new Slot(Fold.DISTINCT_VALUES, 0, label));
+      } else if (name.equals("AVG")) {
+        Expression arg = f.getParameters().get(0);
+        item.setExpression(function("SUM", arg));
+        item.setAlias(new Alias(quote(label), true));
+        int count = items.size() + hiddenItems.size() + 1;
+        hiddenItems.add(hiddenItem(function("COUNT", arg), hiddenItems.size()));
+        columns.add(new Slot(Fold.SUM, count, label));
+      } else {
+        columns.add(new Slot(Fold.valueOf(name), 0, label));
+      }
+    }
+  }
+
+  private void groupKeys(List<SelectItem<?>> hiddenItems, int visible) {
+    if (select.getGroupBy() == null) {
+      return;
+    }
+    for (Expression g : select.getGroupBy().getGroupByExpressionList()) {
+      if (!addedGroupBy.contains(g)) {
+        groupKeys.add(columnFor(g, hiddenItems, visible, Fold.FIRST));
+      }
+    }
+  }
+
+  private void orderKeys(List<SelectItem<?>> hiddenItems, int visible, boolean star) throws SQLException {
+    if (select.getOrderByElements() == null) {
+      return;
+    }
+    for (OrderByElement o : select.getOrderByElements()) {
+      if (o.getNullOrdering() != null) {
+        throw unsupported("NULLS FIRST/LAST across shards");
+      }
+      Expression e = o.getExpression();
+      int column;
+      if (e instanceof LongValue position) {
+        column = (int) position.getValue();
+      } else if (star && !aggregate) {
+        column = hiddenColumn(e, hiddenItems, Fold.FIRST);
+      } else {
+        column = columnFor(e, hiddenItems, visible, isAggregate(e) ? foldOf(e) : Fold.FIRST);
+      }
+      order.add(new SortKey(column, o.isAsc()));
+    }
+  }
+
+  private void havingRefs(Expression having, List<SelectItem<?>> hiddenItems, int visible) throws SQLException {
+    if (!aggregate) {
+      throw unsupported("HAVING without GROUP BY or aggregates across shards");
+    }
+    SQLException[] error = {null};
+    having.accept(new ExpressionVisitorAdapter<Void>() {
+      @Override
+      public <S> Void visit(Function f, S context) {
+        if (isAggregate(f)) {
+          if (f.isDistinct() || f.getName().equalsIgnoreCase("AVG")) {
+            error[0] = unsupported("HAVING on " + f + " across shards; select it and filter on its alias");
+          } else {
+            havingRefs.put(f, columnFor(f, hiddenItems, visible, foldOf(f)));
+          }
+          return null;
+        }
+        return super.visit(f, context);
+      }
+
+      @Override
+      public <S> Void visit(Column c, S context) {
+        havingRefs.put(c, columnFor(c, hiddenItems, visible, Fold.FIRST));
+        return null;
+      }
+    }, null);
+    if (error[0] != null) {
+      throw error[0];
+    }
+  }
+
+  /** The shard column holding this expression: a caller's column (by alias or same text), or a new hidden one. */
+  private int columnFor(Expression e, List<SelectItem<?>> hiddenItems, int visible, Fold fold) {
+    String text = e.toString();
+    for (int i = 0; i < visible; i++) {
+      SelectItem<?> item = items.get(i);
+      String alias = item.getAlias() == null ? null : TemplateBuilder.unquote(item.getAlias().getName());
+      boolean sameAlias = e instanceof Column c && c.getTable() == null && alias != null
+          && alias.equals(TemplateBuilder.unquote(c.getColumnName()));
+      Slot kind = columns.isEmpty() ? null : columns.get(i);
+      boolean rewritten = kind != null && (kind.avgCount() > 0 || kind.fold() == Fold.DISTINCT_VALUES);
+      if (sameAlias || (!rewritten && item.getExpression().toString().equalsIgnoreCase(text))) {
+        return i + 1;
+      }
+    }
+    return hiddenColumn(e, hiddenItems, fold);
+  }
+
+  private int hiddenColumn(Expression e, List<SelectItem<?>> hiddenItems, Fold fold) {
+    hiddenItems.add(hiddenItem(e, hiddenItems.size()));
+    if (aggregate) {
+      columns.add(new Slot(fold, 0, null));
+    }
+    return items.size() + hiddenItems.size();
+  }
+
+  private static SelectItem<?> hiddenItem(Expression e, int n) {
+    return new SelectItem<>(e, new Alias(HIDDEN + n, true));
+  }
+
+  private void addGroupBy(Expression e) {
+    GroupByElement g = select.getGroupBy();
+    if (g == null) {
+      g = new GroupByElement();
+      select.setGroupByElement(g);
+    }
+    g.addGroupByExpression(e);
+    addedGroupBy.add(e);
+  }
+
+  static boolean isAggregate(Expression e) {
+    boolean[] found = {false};
+    if (e == null) {
+      return false;
+    }
+    e.accept(new ExpressionVisitorAdapter<Void>() {
+      @Override
+      public <S> Void visit(Function f, S context) {
+        if (FOLDABLE.contains(f.getName().toUpperCase(Locale.ROOT)) || f.getName().equalsIgnoreCase("GROUP_CONCAT")) {
+          found[0] = true;
+        }
+        return super.visit(f, context);
+      }
+
+      @Override
+      public <S> Void visit(AnalyticExpression a, S context) {
+        found[0] = true;
+        return null;
+      }
+
+      @Override
+      public <S> Void visit(net.sf.jsqlparser.statement.select.ParenthesedSelect sub, S context) {
+        return null;
+      }
+    }, null);
+    return found[0];
+  }
+
+  private static boolean isAggregate(Function f) {
+    return FOLDABLE.contains(f.getName().toUpperCase(Locale.ROOT));
+  }
+
+  private static Fold foldOf(Expression e) {
+    if (e instanceof Function f) {
+      String name = f.getName().toUpperCase(Locale.ROOT);
+      if (FOLDABLE.contains(name) && !name.equals("AVG")) {
+        return Fold.valueOf(name);
+      }
+    }
+    return Fold.FIRST;
+  }
+
+  private static Function function(String name, Expression arg) {
+    Function f = new Function();
+    f.setName(name);
+    f.setParameters(new ExpressionList<>(arg));
+    return f;
+  }
+
+  private static String quote(String label) {
+    return "`" + label.replace("`", "``") + "`";
+  }
+
+  private static ValueSource value(Expression e) {
+    if (e instanceof JdbcParameter p) {
+      return new ValueSource.Param(p.getIndex() - 1);
+    }
+    if (e instanceof LongValue l) {
+      return new ValueSource.Literal(l.getValue());
+    }
+    return e == null ? null : new ValueSource.Opaque(e.toString());
+  }
+
+  /**
+   * Numbers every ? as ?N (1-based, in text order) before parsing, so the rewritten statement,
+   * printed back, still says which parameter each marker was, wherever the rewrite moved it.
+   */
+  private static String numberParameters(String sql) {
+    StringBuilder out = new StringBuilder(sql.length() + 16);
+    int n = 0;
+    int i = 0;
+    while (i < sql.length()) {
+      char c = sql.charAt(i);
+      int end = SqlLexer.commentEnd(sql, i);
+      if (end == i && (c == '\'' || c == '"' || c == '`')) {
+        end = SqlLexer.quotedEnd(sql, i, c);
+      }
+      if (end > i) {
+        out.append(sql, i, end);
+        i = end;
+      } else {
+        out.append(c);
+        if (c == '?') {
+          out.append(++n);
+        }
+        i++;
+      }
+    }
+    return out.toString();
+  }
+
+  /** Prints the statement (its parameters as ?N), then returns [text with plain ?, the Ns in text order]. */
+  private static String[] withOrderedParameters(PlainSelect select) {
+    String marked = select.toString();
+    StringBuilder out = new StringBuilder(marked.length());
+    StringBuilder order = new StringBuilder();
+    int i = 0;
+    while (i < marked.length()) {
+      char c = marked.charAt(i);
+      int end = SqlLexer.commentEnd(marked, i);
+      if (end == i && (c == '\'' || c == '"' || c == '`')) {
+        end = SqlLexer.quotedEnd(marked, i, c);
+      }
+      if (end > i) {
+        out.append(marked, i, end);
+        i = end;
+      } else if (c == '?' && i + 1 < marked.length() && Character.isDigit(marked.charAt(i + 1))) {
+        int j = i + 1;
+        while (j < marked.length() && Character.isDigit(marked.charAt(j))) {
+          j++;
+        }
+        order.append(marked, i + 1, j).append(',');
+        out.append('?');
+        i = j;
+      } else {
+        out.append(c);
+        i++;
+      }
+    }
+    return new String[] {out.toString(), order.toString()};
+  }
+
+  private static int[] parameterOrder(String csv) {
+    if (csv.isEmpty()) {
+      return new int[0];
+    }
+    String[] parts = csv.split(",");
+    int[] out = new int[parts.length];
+    for (int i = 0; i < parts.length; i++) {
+      out[i] = Integer.parseInt(parts[i]) - 1;
+    }
+    return out;
+  }
+
+  private static SQLException unsupported(String what) {
+    return ShardexError.CROSS_SHARD.exception("SELECT", "several shards", what + " is not supported",
+        "add the key (key = ? or key IN (...) on one shard) to route it to one shard");
+  }
+}

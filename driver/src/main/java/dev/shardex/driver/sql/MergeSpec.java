@@ -1,0 +1,54 @@
+package dev.shardex.driver.sql;
+
+import java.util.List;
+import net.sf.jsqlparser.expression.Expression;
+
+/**
+ * How a SELECT that runs on several shards is rewritten and merged back into the answer one
+ * server would give.
+ *
+ * <p>Every shard runs {@code shardSql} (plus {@code LIMIT n+m} when a limit can be pushed down),
+ * which returns the caller's columns first and then hidden ones: the sort keys, group keys and
+ * partial aggregates the merge needs (AVG travels as SUM and COUNT). {@code params} lists which of
+ * the statement's parameters the rewritten text binds, in order. Columns are 1-based shard
+ * columns; {@code hidden} trailing columns are never shown to the caller.
+ */
+public record MergeSpec(
+    String shardSql,
+    int[] params,
+    int hidden,
+    boolean aggregate,
+    List<Slot> slots,
+    List<Integer> groupKeys,
+    List<SortKey> order,
+    boolean distinct,
+    ValueSource limit,
+    ValueSource offset,
+    Expression having,
+    java.util.Map<Expression, Integer> havingRefs) {
+
+  /** What a shard column holds, for the aggregating merge. */
+  public enum Fold {
+    /** a plain value or group key: equal within a group, the first one is kept */
+    FIRST,
+    COUNT,
+    SUM,
+    MIN,
+    MAX,
+    /** a COUNT(DISTINCT x) argument: the distinct non-null values are collected and counted */
+    DISTINCT_VALUES
+  }
+
+  /**
+   * One shard column: how partial values fold together, and, for the caller's columns, what the
+   * caller sees (an AVG divides its SUM column by its COUNT column {@code avgCount}).
+   */
+  public record Slot(Fold fold, int avgCount, String aggregateText) {}
+
+  /** A sort key on a shard column (1-based); MySQL puts NULLs first ascending, last descending. */
+  public record SortKey(int column, boolean ascending) {}
+
+  public boolean pushesLimit() {
+    return !aggregate && !distinct && limit != null;
+  }
+}
