@@ -312,8 +312,9 @@ public final class DirectoryStore {
   /** Flips a FROZEN key from {@code from} to {@code to}, ACTIVE; moves the key counts along. */
   public long flipKey(Connection c, String keySpace, String key, int from, int to) throws SQLException {
     long change = changeKeyState(c, keySpace, key, from, KeyState.FROZEN, to, KeyState.ACTIVE);
-    adjustKeyCount(c, from, -1);
-    adjustKeyCount(c, to, 1);
+    // Lower shard id first: two flips in opposite directions must take the shard rows in one order.
+    adjustKeyCount(c, Math.min(from, to), from < to ? -1 : 1);
+    adjustKeyCount(c, Math.max(from, to), from < to ? 1 : -1);
     return change;
   }
 

@@ -22,6 +22,7 @@ public final class Cluster implements AutoCloseable {
   private final Directory directory;
   private final ShardPools pools;
   private final TemplateCache templates;
+  private final java.util.concurrent.ThreadPoolExecutor fanout;
 
   private Cluster(ShardexConfig config, Directory directory) {
     this.config = config;
@@ -29,6 +30,12 @@ public final class Cluster implements AutoCloseable {
     this.pools = new ShardPools(directory, config, config.passThrough, config.poolSize, config.connectTimeoutMs,
         config.instance);
     this.templates = new TemplateCache(config.templateCacheSize);
+    this.fanout = dev.shardex.driver.execute.Fanouts.create(config.instance, config.fanoutThreads);
+  }
+
+  /** The bounded pool that runs a statement's shards in parallel. */
+  public java.util.concurrent.Executor fanout() {
+    return fanout;
   }
 
   static Cluster open(ShardexConfig config) throws SQLException {
@@ -119,6 +126,7 @@ public final class Cluster implements AutoCloseable {
 
   @Override
   public void close() {
+    fanout.shutdownNow();
     pools.close();
     directory.close();
   }

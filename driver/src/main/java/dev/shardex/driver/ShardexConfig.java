@@ -34,6 +34,8 @@ public final class ShardexConfig implements ShardPools.Credentials {
   final int poolSize;
   final long connectTimeoutMs;
   final String instance;
+  final long maxMergeRows;
+  final int fanoutThreads;
   final boolean autoPoll;
   final com.github.benmanes.caffeine.cache.Ticker ticker;
 
@@ -107,6 +109,8 @@ public final class ShardexConfig implements ShardPools.Credentials {
       throw ShardexError.BAD_OPTION.exception("shardex.instance", instance, "use at most 100 letters, digits, '_', '.' or '-'");
     }
     this.autoPoll = ShardexProperty.AUTO_POLL.getBoolean(props);
+    this.maxMergeRows = ShardexProperty.MAX_MERGE_ROWS.getLong(props);
+    this.fanoutThreads = (int) Math.min(256, ShardexProperty.FANOUT_THREADS.getLong(props));
     if (pollMs >= leaseMs) {
       throw ShardexError.BAD_OPTION.exception("shardex.pollMs", pollMs, "must be smaller than shardex.leaseMs (" + leaseMs + ")");
     }
@@ -130,6 +134,10 @@ public final class ShardexConfig implements ShardPools.Credentials {
         + System.identityHashCode(ticker) + "|"
         + all.entrySet().stream().filter(e -> !e.getKey().toString().contains("password")).sorted(java.util.Map.Entry.comparingByKey(
             java.util.Comparator.comparing(Object::toString))).map(Object::toString).toList();
+  }
+
+  public long maxMergeRows() {
+    return maxMergeRows;
   }
 
   @Override

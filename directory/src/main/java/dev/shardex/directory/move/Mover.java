@@ -157,11 +157,11 @@ public final class Mover {
 
   private MoveRecord advance(MoveRecord m) throws SQLException {
     switch (m.step()) {
-      case PLANNED -> store.inTransaction(c -> {
+      case PLANNED -> Retry.onDeadlock(() -> store.inTransaction(c -> {
         long change = store.freezeKey(c, m.keySpace(), m.key(), m.from());
         journal.advance(c, m.id(), MoveStep.FROZEN, change, null, "frozen on shard " + m.from() + "; waiting for clients");
         return null;
-      });
+      }));
       case FROZEN -> {
         acks.await(m, m.changeId(), "the move is rolled back: the key stays on shard " + m.from());
         journal.advance(m.id(), MoveStep.DRAINED, null, "clients drained; copying");
@@ -196,7 +196,7 @@ public final class Mover {
         journal.advance(m.id(), MoveStep.COPYING, null, "copying to shard " + m.to());
         faults.after(MoveStep.COPYING, journal.get(m.id()));
       }
-      Fingerprint copied = copier.copy(src, m.from(), dst, m.to(), tables, type, m.key(), m.id());
+      Fingerprint copied = Retry.onDeadlock(() -> copier.copy(src, m.from(), dst, m.to(), tables, type, m.key(), m.id()));
       journal.advance(m.id(), MoveStep.COPIED, copied, "copied and verified " + copied);
     }
   }
@@ -213,11 +213,11 @@ public final class Mover {
             "the source changed after the copy: copied " + m.copied() + ", source now " + now, m.from());
       }
     }
-    store.inTransaction(c -> {
+    Retry.onDeadlock(() -> store.inTransaction(c -> {
       long change = store.flipKey(c, m.keySpace(), m.key(), m.from(), m.to());
       journal.advance(c, m.id(), MoveStep.FLIPPED, change, null, "ACTIVE on shard " + m.to() + "; waiting for clients");
       return null;
-    });
+    }));
   }
 
   private void deleteSource(MoveRecord m) throws SQLException {
@@ -285,13 +285,13 @@ public final class Mover {
       }
     }
     String detail = "rolled back, ACTIVE on shard " + m.from() + ": " + why + leftover;
-    store.inTransaction(c -> {
+    Retry.onDeadlock(() -> store.inTransaction(c -> {
       if (m.step() != MoveStep.PLANNED) {
         store.unfreezeKey(c, m.keySpace(), m.key(), m.from());
       }
       journal.advance(c, m.id(), MoveStep.ABORTED, null, null, detail.length() > 2000 ? detail.substring(0, 2000) : detail);
       return null;
-    });
+    }));
     return journal.get(m.id());
   }
 

@@ -12,6 +12,9 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.Executor;
 
 /**
  * execute stage: runs a plan's physical statements and hands their results to the merge stage.
@@ -25,15 +28,68 @@ public final class PlanExecutor {
   private PlanExecutor() {}
 
   public static Outcome execute(RoutePlan plan, ShardAccess access, ShardCall call, boolean wantKeys, Statement owner,
-      String what) throws SQLException {
+      String what, Executor pool) throws SQLException {
     if (plan.fanout() != Fanout.DDL) {
       access.checkScope(plan.shards(), plan.write());
     }
     return switch (plan.fanout()) {
       case ONE -> one(plan, access, call, wantKeys, owner);
-      case CONCAT -> concat(plan, access, call, owner);
+      case CONCAT, MERGE -> new Outcome(new ConcatResultSet(parallel(plan, access, call, owner, pool), owner), -1, null);
       case REPLICATE, SUM, DDL -> everywhere(plan, access, call, what);
     };
+  }
+
+  /**
+   * Runs a read on every shard of the plan at once on the bounded fan-out pool and returns the
+   * shards' result sets in shard order; if any shard fails, the others are closed and its error,
+   * naming the shard, is thrown.
+   */
+  public static List<ShardResultSet> parallel(RoutePlan plan, ShardAccess access, ShardCall call, Statement owner,
+      Executor pool) throws SQLException {
+    List<CompletableFuture<ShardResultSet>> futures = new ArrayList<>();
+    for (int shard : plan.shards()) {
+      futures.add(CompletableFuture.supplyAsync(() -> {
+        try {
+          return readOne(shard, plan, access, call, owner);
+        } catch (SQLException e) {
+          throw new CompletionException(e);
+        }
+      }, pool));
+    }
+    List<ShardResultSet> parts = new ArrayList<>();
+    SQLException error = null;
+    for (CompletableFuture<ShardResultSet> f : futures) {
+      try {
+        parts.add(f.join());
+      } catch (CompletionException e) {
+        SQLException cause = e.getCause() instanceof SQLException sql ? sql
+            : new SQLException("Shardex: a shard read failed: " + e.getCause(), "HY000", e.getCause());
+        if (error == null) {
+          error = cause;
+        } else {
+          error.setNextException(cause);
+        }
+      }
+    }
+    if (error != null) {
+      closeQuietly(parts.toArray(new AutoCloseable[0]));
+      throw error;
+    }
+    return parts;
+  }
+
+  private static ShardResultSet readOne(int shard, RoutePlan plan, ShardAccess access, ShardCall call, Statement owner)
+      throws SQLException {
+    ShardLease lease = access.acquire(shard, false, true);
+    Statement st = null;
+    try {
+      st = call.run(lease.connection(), shard, plan.rowsFor(shard));
+      Statement physical = st;
+      return new ShardResultSet(st.getResultSet(), owner, () -> Closing.closeAll(List.of(physical, lease)));
+    } catch (SQLException e) {
+      closeQuietly(st, lease);
+      throw lease.translate(e);
+    }
   }
 
   private static Outcome one(RoutePlan plan, ShardAccess access, ShardCall call, boolean wantKeys, Statement owner)
@@ -58,28 +114,6 @@ public final class PlanExecutor {
       closeQuietly(st, lease);
       throw e;
     }
-  }
-
-  private static Outcome concat(RoutePlan plan, ShardAccess access, ShardCall call, Statement owner) throws SQLException {
-    List<ShardResultSet> parts = new ArrayList<>();
-    try {
-      for (int shard : plan.shards()) {
-        ShardLease lease = access.acquire(shard, false, true);
-        Statement st = null;
-        try {
-          st = call.run(lease.connection(), shard, plan.rowsFor(shard));
-          Statement physical = st;
-          parts.add(new ShardResultSet(st.getResultSet(), owner, () -> Closing.closeAll(List.of(physical, lease))));
-        } catch (SQLException e) {
-          closeQuietly(st, lease);
-          throw lease.translate(e);
-        }
-      }
-    } catch (SQLException | RuntimeException e) {
-      closeQuietly(parts.toArray(new AutoCloseable[0]));
-      throw e;
-    }
-    return new Outcome(new ConcatResultSet(parts, owner), -1, null);
   }
 
   /** A write on several shards: all are tried; a partial failure names who applied and who did not. */

@@ -61,7 +61,7 @@ public final class ShardSession implements ShardAccess {
   }
 
   @Override
-  public ShardLease acquire(int shardId, boolean write, boolean mayPin) throws SQLException {
+  public synchronized ShardLease acquire(int shardId, boolean write, boolean mayPin) throws SQLException {
     Shard shard = directory.shard(shardId);
     if (!shard.status().acceptsReads()) {
       throw ShardexError.SHARD_OFFLINE.exception(shardId, shardId);

@@ -8,6 +8,9 @@ import dev.shardex.driver.execute.ShardCall;
 import dev.shardex.driver.execute.ShardLease;
 import dev.shardex.driver.execute.ShardSession;
 import dev.shardex.driver.merge.InMemoryResults;
+import dev.shardex.driver.merge.Merger;
+import dev.shardex.driver.merge.ShardResultSet;
+import dev.shardex.driver.sql.MergeSpec;
 import dev.shardex.driver.route.Fanout;
 import dev.shardex.driver.route.RoutePlan;
 import dev.shardex.driver.route.Router;
@@ -64,8 +67,8 @@ public final class ShardexConnection extends UnsupportedConnection {
   }
 
   /** The pipeline for one statement execution. */
-  Outcome run(RouteTemplate t, Object[] values, String sql, ShardCall call, boolean keys, Statement owner)
-      throws SQLException {
+  Outcome run(RouteTemplate t, Object[] values, String sql, ShardCall call, boolean keys, Statement owner,
+      MergeSource merge) throws SQLException {
     Jdbc.checkOpen(closed, "connection");
     switch (t.type()) {
       case SESSION:
@@ -78,8 +81,11 @@ public final class ShardexConnection extends UnsupportedConnection {
       default:
         RoutePlan plan = planFor(t, values);
         try {
+          if (plan.fanout() == Fanout.MERGE) {
+            return merged(plan, values, merge, owner);
+          }
           if (plan.fanout() != Fanout.DDL) {
-            return PlanExecutor.execute(plan, session, call, keys, owner, t.type().name());
+            return PlanExecutor.execute(plan, session, call, keys, owner, t.type().name(), cluster.fanout());
           }
           return ddl(plan, call, owner, sql);
         } finally {
@@ -88,10 +94,55 @@ public final class ShardexConnection extends UnsupportedConnection {
     }
   }
 
+  /** A SELECT on several shards that the merge stage combines: rewrite, run in parallel, merge. */
+  private Outcome merged(RoutePlan plan, Object[] values, MergeSource merge, Statement owner) throws SQLException {
+    MergeSpec spec = cluster.templates().merge(merge.text());
+    String text = shardText(spec, values);
+    ShardCall call = (c, shard, rows) -> {
+      PreparedStatement ps = c.prepareStatement(text);
+      try {
+        merge.binder().bind(ps, spec.params());
+        ps.execute();
+        return ps;
+      } catch (SQLException e) {
+        ps.close();
+        throw e;
+      }
+    };
+    session.checkScope(plan.shards(), false);
+    List<ShardResultSet> parts = PlanExecutor.parallel(plan, session, call, owner, cluster.fanout());
+    return new Outcome(Merger.merge(spec, parts, values, owner, cluster.config().maxMergeRows()), -1, null);
+  }
+
+  /** The rewritten text; LIMIT n OFFSET m goes down as LIMIT n+m, within shardex.maxMergeRows. */
+  private String shardText(MergeSpec spec, Object[] values) throws SQLException {
+    if (!spec.pushesLimit()) {
+      return spec.shardSql();
+    }
+    long limit = longValue(spec.limit(), values);
+    long offset = spec.offset() == null ? 0 : longValue(spec.offset(), values);
+    long max = cluster.config().maxMergeRows();
+    if (limit + offset > max) {
+      throw ShardexError.CROSS_SHARD.exception("SELECT with LIMIT " + limit + " OFFSET " + offset, "several shards",
+          "each shard would have to return " + (limit + offset) + " rows, more than shardex.maxMergeRows=" + max,
+          "page by key ranges (WHERE sort_key > last_seen) instead of large offsets, or raise shardex.maxMergeRows");
+    }
+    return spec.shardSql() + " LIMIT " + (limit + offset);
+  }
+
+  private static long longValue(dev.shardex.driver.sql.ValueSource source, Object[] values) throws SQLException {
+    Object v = source instanceof dev.shardex.driver.sql.ValueSource.Param p ? values[p.index()]
+        : source instanceof dev.shardex.driver.sql.ValueSource.Literal l ? l.value() : null;
+    if (v instanceof Number n && n.longValue() >= 0) {
+      return n.longValue();
+    }
+    throw ShardexError.UNSUPPORTED.exception("LIMIT/OFFSET '" + v + "' across shards", "give a whole number");
+  }
+
   private Outcome ddl(RoutePlan plan, ShardCall call, Statement owner, String sql) throws SQLException {
     Outcome out;
     try {
-      out = PlanExecutor.execute(plan, session, call, false, owner, "DDL '" + abbreviate(sql) + "'");
+      out = PlanExecutor.execute(plan, session, call, false, owner, "DDL '" + abbreviate(sql) + "'", cluster.fanout());
     } catch (SQLException e) {
       if (ShardexError.DDL_PARTIAL.is(e)) {
         recordDeclaration(plan);
@@ -141,7 +192,8 @@ public final class ShardexConnection extends UnsupportedConnection {
         throw ShardexError.UNSUPPORTED.exception("'" + abbreviate(sql) + "' outside a transaction that has run a statement",
             "run a statement of the transaction first, so it has a shard");
       }
-      return PlanExecutor.execute(RoutePlan.one(shard, false), session, call, false, owner, "transaction");
+      return PlanExecutor.execute(RoutePlan.one(shard, false), session, call, false, owner, "transaction",
+          cluster.fanout());
     }
     return Outcome.count(0, null);
   }
@@ -154,7 +206,12 @@ public final class ShardexConnection extends UnsupportedConnection {
       default -> {
         RoutePlan plan = Router.route(a.template(), a.literals(),
             cluster.routeContext(session.transactionShard()).explaining());
+        String merged = plan.fanout() == Fanout.MERGE ? shardText(cluster.templates().merge(a.text()), a.literals()) : null;
         for (int shard : plan.shards()) {
+          if (merged != null) {
+            rows.add(new Object[] {shard, merged});
+            continue;
+          }
           int[] share = plan.rowsFor(shard);
           rows.add(new Object[] {shard, share == null ? inner : dev.shardex.driver.sql.InsertSplitter.of(inner).keep(share).text()});
         }

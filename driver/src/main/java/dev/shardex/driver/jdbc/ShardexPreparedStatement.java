@@ -83,7 +83,8 @@ public final class ShardexPreparedStatement extends UnsupportedPreparedStatement
         throw e;
       }
     };
-    return finish(connection.run(template, parameters.values(), sql, call, wantKeys, this));
+    MergeSource merge = new MergeSource(sql, (ps, chosen) -> bound.bind(ps, chosen, template.parameterCount()));
+    return finish(connection.run(template, parameters.values(), sql, call, wantKeys, this, merge));
   }
 
   @Override

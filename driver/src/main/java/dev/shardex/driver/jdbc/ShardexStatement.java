@@ -103,7 +103,8 @@ public class ShardexStatement extends UnsupportedStatement {
       s.execute(rows == null ? sql : InsertSplitter.of(sql).keep(rows).text(), flag);
       return s;
     };
-    return finish(connection.run(a.template(), a.literals(), sql, call, keys, this));
+    return finish(connection.run(a.template(), a.literals(), sql, call, keys, this,
+        MergeSource.literals(a.text(), a.literals())));
   }
 
   /** Records a new outcome, closing the previous one's result set as JDBC requires. */

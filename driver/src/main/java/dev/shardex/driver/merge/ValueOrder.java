@@ -60,11 +60,25 @@ public final class ValueOrder {
     return BigDecimal.valueOf(n.longValue());
   }
 
+  /**
+   * utf8mb4_general_ci, approximately: trailing spaces ignored (PAD SPACE), accents folded to the
+   * base letter ('É' = 'e'), case folded. Exact for ASCII and Latin-1 letters with a decomposition.
+   */
   private static String collationKey(String s) {
     int end = s.length();
     while (end > 0 && s.charAt(end - 1) == ' ') {
       end--;
     }
-    return s.substring(0, end).toUpperCase(Locale.ROOT);
+    String base = s.substring(0, end);
+    boolean ascii = true;
+    for (int i = 0; i < base.length() && ascii; i++) {
+      ascii = base.charAt(i) < 128;
+    }
+    if (!ascii) {
+      base = MARKS.matcher(java.text.Normalizer.normalize(base, java.text.Normalizer.Form.NFD)).replaceAll("");
+    }
+    return base.toUpperCase(Locale.ROOT);
   }
+
+  private static final java.util.regex.Pattern MARKS = java.util.regex.Pattern.compile("\\p{M}+");
 }

@@ -6,6 +6,8 @@ public enum Fanout {
   ONE,
   /** A read on several shards whose rows concatenate exactly (no ORDER BY, LIMIT, aggregates...). */
   CONCAT,
+  /** A read on several shards that the merge stage combines: ORDER BY, LIMIT, aggregates, GROUP BY, DISTINCT. */
+  MERGE,
   /** A write of a GLOBAL table: the same change on every shard; one shard's count is the answer. */
   REPLICATE,
   /** A write of several shards' own rows: the counts add up. */

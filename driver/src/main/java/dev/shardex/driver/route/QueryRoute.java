@@ -99,7 +99,11 @@ final class QueryRoute {
       return RoutePlan.of(Fanout.SUM, targets, true);
     }
     if (targets.size() > 1) {
+      refuseRepeatedOuterRows(targets);
       String merge = t.shape().needsMerge();
+      if (merge != null && t.shape().mergeable()) {
+        return RoutePlan.of(Fanout.MERGE, targets, false);
+      }
       if (merge != null) {
         throw ShardexError.CROSS_SHARD.exception("SELECT", Router.join(targets),
             "its " + merge + " needs a cross-shard merge, which this version does not do",
@@ -107,6 +111,28 @@ final class QueryRoute {
       }
     }
     return RoutePlan.of(Fanout.CONCAT, targets, false);
+  }
+
+  /**
+   * On several shards, an outer join that keeps every row of a GLOBAL table (present on every
+   * shard) against a SHARDED table would return the GLOBAL rows that found no match once per shard.
+   */
+  private void refuseRepeatedOuterRows(List<Integer> targets) throws SQLException {
+    boolean shardedInner = false;
+    String keptGlobal = null;
+    for (int i = 0; i < defs.length; i++) {
+      TableDef d = defs[i];
+      boolean inner = t.tables().get(i).nullSupplying();
+      shardedInner |= inner && d != null && d.kind() == TableKind.SHARDED;
+      if (!inner && d != null && d.kind() == TableKind.GLOBAL) {
+        keptGlobal = d.name();
+      }
+    }
+    if (shardedInner && keptGlobal != null) {
+      throw ShardexError.CROSS_SHARD.exception("SELECT", Router.join(targets),
+          "its outer join keeps every row of GLOBAL table " + keptGlobal + ", which each shard would return",
+          "add the key, or join the other way (SHARDED LEFT JOIN GLOBAL)");
+    }
   }
 
   /** For INSERT ... SELECT: where the SELECT part (every table but the target) can run; null if nowhere specific. */

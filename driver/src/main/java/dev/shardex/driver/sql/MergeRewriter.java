@@ -47,6 +47,8 @@ final class MergeRewriter {
   private final PlainSelect select;
   private final List<SelectItem<?>> items;
   private final List<Slot> columns = new ArrayList<>();
+  /** Slots of the hidden columns, in the order they are appended after the caller's. */
+  private final List<Slot> hiddenSlots = new ArrayList<>();
   private final List<SortKey> order = new ArrayList<>();
   private final List<Integer> groupKeys = new ArrayList<>();
   private final Map<Expression, Integer> havingRefs = new IdentityHashMap<>();
@@ -54,6 +56,7 @@ final class MergeRewriter {
   private final Set<Expression> addedGroupBy = java.util.Collections.newSetFromMap(new IdentityHashMap<>());
   private int hidden;
   private boolean aggregate;
+  private boolean star;
 
   private MergeRewriter(PlainSelect select) {
     this.select = select;
@@ -69,8 +72,12 @@ final class MergeRewriter {
   }
 
   private MergeSpec build() throws SQLException {
+    if (items.stream().anyMatch(i -> hasWindow(i.getExpression()))) {
+      throw unsupported("window functions (OVER) across shards");
+    }
     aggregate = select.getGroupBy() != null || items.stream().anyMatch(i -> isAggregate(i.getExpression()));
-    boolean star = items.stream().anyMatch(i -> i.getExpression() instanceof AllColumns);
+    star = items.stream().anyMatch(i -> i.getExpression() instanceof AllColumns
+        || i.getExpression() instanceof net.sf.jsqlparser.statement.select.AllTableColumns);
     if (aggregate && star) {
       throw unsupported("SELECT * with aggregates or GROUP BY across shards");
     }
@@ -110,6 +117,9 @@ final class MergeRewriter {
     for (SelectItem<?> h : hiddenItems) {
       select.addSelectItem(h.getExpression(), h.getAlias());
     }
+    if (aggregate) {
+      columns.addAll(hiddenSlots);
+    }
     String[] text = withOrderedParameters(select);
     return new MergeSpec(text[0], parameterOrder(text[1]), hidden, aggregate, List.copyOf(columns), List.copyOf(groupKeys),
         List.copyOf(order), distinct, limit, offset, having, havingRefs);
@@ -131,9 +141,8 @@ final class MergeRewriter {
         throw unsupported("an aggregate inside an expression ('" + e + "') across shards; select the aggregate itself");
       }
     }
-    if (countDistinct > 0 && (otherAggregates > 0 || countDistinct > 1)) {
-      throw unsupported("COUNT(DISTINCT ...) together with other aggregates across shards");
-    }
+    // COUNT(DISTINCT x) adds x to the shards' GROUP BY: the other aggregates then come back as
+    // partials of finer groups, which fold into the caller's groups all the same.
     for (SelectItem<?> any : items) {
       @SuppressWarnings("unchecked")
       SelectItem<Expression> item = (SelectItem<Expression>) any;
@@ -144,26 +153,41 @@ final class MergeRewriter {
       }
       String name = f.getName().toUpperCase(Locale.ROOT);
       String label = item.getAlias() != null ? item.getAlias().getName() : e.toString();
+      String text = e.toString();
       if (f.isDistinct()) {
-        if (!name.equals("COUNT") || f.getParameters() == null || f.getParameters().size() != 1) {
-          throw unsupported(name + "(DISTINCT ...) across shards");
-        }
+        Fold distinctFold = distinctFold(name, f);
         Expression arg = f.getParameters().get(0);
         item.setExpression(arg);
         item.setAlias(new Alias(quote(label), true));
         addGroupBy(arg);
-        columns.add(new Slot(Fold.DISTINCT_VALUES, 0, label));
+        columns.add(new Slot(distinctFold, 0, text, labelTemplate(label)));
       } else if (name.equals("AVG")) {
         Expression arg = f.getParameters().get(0);
         item.setExpression(function("SUM", arg));
         item.setAlias(new Alias(quote(label), true));
         int count = items.size() + hiddenItems.size() + 1;
         hiddenItems.add(hiddenItem(function("COUNT", arg), hiddenItems.size()));
-        columns.add(new Slot(Fold.SUM, count, label));
+        hiddenSlots.add(new Slot(Fold.COUNT, 0, null));
+        columns.add(new Slot(Fold.SUM, count, text, labelTemplate(label)));
       } else {
-        columns.add(new Slot(Fold.valueOf(name), 0, label));
+        columns.add(new Slot(Fold.valueOf(name), 0, text));
       }
     }
+  }
+
+  /** COUNT/SUM/AVG(DISTINCT x) travel as x, grouped on the shards, and fold over the distinct values. */
+  private static Fold distinctFold(String name, Function f) throws SQLException {
+    if (f.getParameters() == null || f.getParameters().size() != 1) {
+      throw unsupported(name + "(DISTINCT ...) of several expressions across shards");
+    }
+    return switch (name) {
+      case "COUNT" -> Fold.DISTINCT_VALUES;
+      case "SUM" -> Fold.DISTINCT_SUM;
+      case "AVG" -> Fold.DISTINCT_AVG;
+      case "MIN" -> Fold.MIN; // MIN/MAX(DISTINCT x) = MIN/MAX(x)
+      case "MAX" -> Fold.MAX;
+      default -> throw unsupported(name + "(DISTINCT ...) across shards");
+    };
   }
 
   private void groupKeys(List<SelectItem<?>> hiddenItems, int visible) {
@@ -191,8 +215,12 @@ final class MergeRewriter {
         column = (int) position.getValue();
       } else if (star && !aggregate) {
         column = hiddenColumn(e, hiddenItems, Fold.FIRST);
+      } else if (e instanceof Function f && isAggregate(f)) {
+        column = aggregateColumn(f, hiddenItems, visible);
+      } else if (isAggregate(e)) {
+        throw unsupported("ORDER BY an expression over aggregates ('" + e + "') across shards; select it and order by its alias");
       } else {
-        column = columnFor(e, hiddenItems, visible, isAggregate(e) ? foldOf(e) : Fold.FIRST);
+        column = columnFor(e, hiddenItems, visible, Fold.FIRST);
       }
       order.add(new SortKey(column, o.isAsc()));
     }
@@ -207,10 +235,10 @@ final class MergeRewriter {
       @Override
       public <S> Void visit(Function f, S context) {
         if (isAggregate(f)) {
-          if (f.isDistinct() || f.getName().equalsIgnoreCase("AVG")) {
-            error[0] = unsupported("HAVING on " + f + " across shards; select it and filter on its alias");
-          } else {
-            havingRefs.put(f, columnFor(f, hiddenItems, visible, foldOf(f)));
+          try {
+            havingRefs.put(f, aggregateColumn(f, hiddenItems, visible));
+          } catch (SQLException e) {
+            error[0] = e;
           }
           return null;
         }
@@ -228,6 +256,40 @@ final class MergeRewriter {
     }
   }
 
+  /**
+   * The merged column holding an aggregate: the caller's, if it selects the same aggregate, or new
+   * hidden ones (COUNT(DISTINCT x) as x grouped on the shards, AVG as SUM plus COUNT).
+   */
+  private int aggregateColumn(Function f, List<SelectItem<?>> hiddenItems, int visible) throws SQLException {
+    String text = f.toString();
+    for (int i = 0; i < visible && i < columns.size(); i++) {
+      if (text.equalsIgnoreCase(columns.get(i).aggregateText())) {
+        return i + 1;
+      }
+    }
+    String name = f.getName().toUpperCase(Locale.ROOT);
+    if (f.isDistinct()) {
+      Fold distinctFold = distinctFold(name, f);
+      Expression arg = f.getParameters().get(0);
+      addGroupBy(arg);
+      hiddenItems.add(hiddenItem(arg, hiddenItems.size()));
+      hiddenSlots.add(new Slot(distinctFold, 0, text));
+      return items.size() + hiddenItems.size();
+    }
+    if (name.equals("AVG")) {
+      Expression arg = f.getParameters().get(0);
+      int sum = items.size() + hiddenItems.size() + 1;
+      hiddenItems.add(hiddenItem(function("SUM", arg), hiddenItems.size()));
+      hiddenSlots.add(new Slot(Fold.SUM, sum + 1, text));
+      hiddenItems.add(hiddenItem(function("COUNT", arg), hiddenItems.size()));
+      hiddenSlots.add(new Slot(Fold.COUNT, 0, null));
+      return sum;
+    }
+    hiddenItems.add(hiddenItem(f, hiddenItems.size()));
+    hiddenSlots.add(new Slot(foldOf(f), 0, text));
+    return items.size() + hiddenItems.size();
+  }
+
   /** The shard column holding this expression: a caller's column (by alias or same text), or a new hidden one. */
   private int columnFor(Expression e, List<SelectItem<?>> hiddenItems, int visible, Fold fold) {
     String text = e.toString();
@@ -236,7 +298,7 @@ final class MergeRewriter {
       String alias = item.getAlias() == null ? null : TemplateBuilder.unquote(item.getAlias().getName());
       boolean sameAlias = e instanceof Column c && c.getTable() == null && alias != null
           && alias.equals(TemplateBuilder.unquote(c.getColumnName()));
-      Slot kind = columns.isEmpty() ? null : columns.get(i);
+      Slot kind = i < columns.size() ? columns.get(i) : null;
       boolean rewritten = kind != null && (kind.avgCount() > 0 || kind.fold() == Fold.DISTINCT_VALUES);
       if (sameAlias || (!rewritten && item.getExpression().toString().equalsIgnoreCase(text))) {
         return i + 1;
@@ -247,10 +309,9 @@ final class MergeRewriter {
 
   private int hiddenColumn(Expression e, List<SelectItem<?>> hiddenItems, Fold fold) {
     hiddenItems.add(hiddenItem(e, hiddenItems.size()));
-    if (aggregate) {
-      columns.add(new Slot(fold, 0, null));
-    }
-    return items.size() + hiddenItems.size();
+    hiddenSlots.add(new Slot(fold, 0, null));
+    // with SELECT * the caller's column count is unknown here: address hidden columns from the end
+    return star ? -hiddenItems.size() : items.size() + hiddenItems.size();
   }
 
   private static SelectItem<?> hiddenItem(Expression e, int n) {
@@ -295,6 +356,20 @@ final class MergeRewriter {
     return found[0];
   }
 
+  private static boolean hasWindow(Expression e) {
+    boolean[] found = {false};
+    if (e != null) {
+      e.accept(new ExpressionVisitorAdapter<Void>() {
+        @Override
+        public <S> Void visit(AnalyticExpression a, S context) {
+          found[0] = true;
+          return null;
+        }
+      }, null);
+    }
+    return found[0];
+  }
+
   private static boolean isAggregate(Function f) {
     return FOLDABLE.contains(f.getName().toUpperCase(Locale.ROOT));
   }
@@ -314,6 +389,11 @@ final class MergeRewriter {
     f.setName(name);
     f.setParameters(new ExpressionList<>(arg));
     return f;
+  }
+
+  /** A label that quotes parameters (?N) must be filled in per execution; others are final already. */
+  private static String labelTemplate(String label) {
+    return label.matches("(?s).*\\?\\d.*") ? label : null;
   }
 
   private static String quote(String label) {

@@ -36,17 +36,35 @@ public record MergeSpec(
     MIN,
     MAX,
     /** a COUNT(DISTINCT x) argument: the distinct non-null values are collected and counted */
-    DISTINCT_VALUES
+    DISTINCT_VALUES,
+    /** a SUM(DISTINCT x) argument: the distinct non-null values are collected and added up */
+    DISTINCT_SUM,
+    /** an AVG(DISTINCT x) argument: the distinct non-null values are collected and averaged */
+    DISTINCT_AVG
   }
 
   /**
    * One shard column: how partial values fold together, and, for the caller's columns, what the
-   * caller sees (an AVG divides its SUM column by its COUNT column {@code avgCount}).
+   * caller sees (an AVG divides its SUM column by its COUNT column {@code avgCount}). {@code label}
+ * is set for a rewritten caller's column whose label came from a literal: its ?N markers are
+ * filled with the execution's values, as the server would have printed them.
    */
-  public record Slot(Fold fold, int avgCount, String aggregateText) {}
+  public record Slot(Fold fold, int avgCount, String aggregateText, String label) {
+    public Slot(Fold fold, int avgCount, String aggregateText) {
+      this(fold, avgCount, aggregateText, null);
+    }
+  }
 
-  /** A sort key on a shard column (1-based); MySQL puts NULLs first ascending, last descending. */
-  public record SortKey(int column, boolean ascending) {}
+  /**
+   * A sort key on a shard column (1-based); MySQL puts NULLs first ascending, last descending. A
+   * negative column -k is the k-th hidden column, whose position is known only once SELECT * has
+   * been expanded by the shard: visible columns + k.
+   */
+  public record SortKey(int column, boolean ascending) {
+    public SortKey resolve(int visible) {
+      return column < 0 ? new SortKey(visible - column, ascending) : this;
+    }
+  }
 
   public boolean pushesLimit() {
     return !aggregate && !distinct && limit != null;

@@ -19,6 +19,11 @@ public record SelectShape(
     return new SelectShape(orderBy, limit, aggregates, groupBy, distinct, union, lockingRead, true);
   }
 
+  /** Whether the merge stage can combine it: no UNION and no aggregating/limiting subquery. */
+  public boolean mergeable() {
+    return !union && !nested;
+  }
+
   /** The first feature that needs a real merge, or null when concatenation is exact. */
   public String needsMerge() {
     if (aggregates) {

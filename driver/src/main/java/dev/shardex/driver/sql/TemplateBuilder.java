@@ -249,9 +249,16 @@ final class TemplateBuilder {
     if (joins == null) {
       return;
     }
+    int scopeStart = tables.size();
     for (Join join : joins) {
       int before = tables.size();
       walkFrom(join.getRightItem(), scope);
+      if (join.isLeft() || join.isFull()) {
+        markNullSupplying(before, tables.size());
+      }
+      if (join.isRight() || join.isFull()) {
+        markNullSupplying(Math.max(0, scopeStart - 1), before);
+      }
       if (join.getOnExpressions() != null) {
         for (Expression on : join.getOnExpressions()) {
           where(on, scope);
@@ -270,6 +277,12 @@ final class TemplateBuilder {
           }
         }
       }
+    }
+  }
+
+  private void markNullSupplying(int from, int to) {
+    for (int i = from; i < to; i++) {
+      tables.set(i, tables.get(i).outerInner());
     }
   }
 

@@ -1,0 +1,245 @@
+package dev.shardex.driver.merge;
+
+import dev.shardex.directory.ShardexError;
+import dev.shardex.driver.sql.MergeSpec;
+import dev.shardex.driver.sql.MergeSpec.SortKey;
+import dev.shardex.driver.sql.ValueSource;
+import java.lang.reflect.Proxy;
+import java.sql.ResultSet;
+import java.sql.ResultSetMetaData;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.sql.Types;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * merge stage: turns the shards' result sets of one SELECT into the result one server would give,
+ * as its {@link MergeSpec} says. Sorted and limited rows stream through a k-way merge; grouped,
+ * aggregated and DISTINCT results are folded in memory, bounded by {@code maxRows} rows read.
+ */
+public final class Merger {
+  private Merger() {}
+
+  public static ResultSet merge(MergeSpec spec, List<ShardResultSet> parts, Object[] values, Statement owner, long maxRows)
+      throws SQLException {
+    boolean streaming = false;
+    try {
+      ResultSetMetaData shardMeta = parts.get(0).getMetaData();
+      int total = shardMeta.getColumnCount();
+      int visible = total - spec.hidden();
+      boolean[] ci = new boolean[total];
+      for (int i = 0; i < total; i++) {
+        ci[i] = !shardMeta.isCaseSensitive(i + 1);
+      }
+      long offset = number(spec.offset(), values, 0);
+      long limit = number(spec.limit(), values, -1);
+      List<SortKey> sortKeys = spec.order().stream().map(k -> k.resolve(visible)).toList();
+      if (!spec.aggregate() && !spec.distinct()) {
+        streaming = true; // the merged result set owns the shards' result sets from here on
+        return new SortedMergeResultSet(parts, sortKeys, ci, visibleOnly(shardMeta, visible), owner, offset, limit);
+      }
+      List<Cell[]> rows = readAll(parts, total, maxRows);
+      if (spec.aggregate()) {
+        rows = fold(spec, rows, ci, values);
+      }
+      if (spec.distinct()) {
+        rows = distinct(rows, visible, ci);
+      }
+      List<SortKey> order = !sortKeys.isEmpty() ? sortKeys
+          : spec.groupKeys().stream().map(k -> new SortKey(k, true)).toList(); // MariaDB sorts groups by their keys
+      if (!order.isEmpty()) {
+        rows.sort(comparator(order, ci));
+      }
+      List<Cell[]> page = new ArrayList<>();
+      for (int i = (int) Math.min(offset, rows.size()); i < rows.size() && (limit < 0 || page.size() < limit); i++) {
+        page.add(java.util.Arrays.copyOf(rows.get(i), visible));
+      }
+      return new RowsResultSet(page, copyMeta(shardMeta, visible, spec, values), owner);
+    } finally {
+      if (!streaming) {
+        Closing.closeAll(parts);
+      }
+    }
+  }
+
+  private static long number(ValueSource source, Object[] values, long absent) throws SQLException {
+    if (source == null) {
+      return absent;
+    }
+    Object v = source instanceof ValueSource.Param p ? values[p.index()] : source instanceof ValueSource.Literal l ? l.value() : null;
+    if (!(v instanceof Number n) || n.longValue() < 0) {
+      throw ShardexError.UNSUPPORTED.exception("a LIMIT/OFFSET of '" + v + "' across shards", "give a whole number");
+    }
+    return n.longValue();
+  }
+
+  private static List<Cell[]> readAll(List<ShardResultSet> parts, int total, long maxRows) throws SQLException {
+    List<Cell[]> rows = new ArrayList<>();
+    for (ShardResultSet rs : parts) {
+      while (rs.next()) {
+        if (rows.size() >= maxRows) {
+          throw ShardexError.CROSS_SHARD.exception("SELECT", "several shards", "merging it would read more than "
+              + maxRows + " rows (shardex.maxMergeRows)", "narrow it, add the key, or raise shardex.maxMergeRows");
+        }
+        Cell[] row = new Cell[total];
+        for (int i = 0; i < total; i++) {
+          Object v = rs.getObject(i + 1);
+          row[i] = v == null ? Cell.NULL : new Cell(v, rs.getString(i + 1));
+        }
+        rows.add(row);
+      }
+    }
+    return rows;
+  }
+
+  private static List<Cell[]> fold(MergeSpec spec, List<Cell[]> rows, boolean[] ci, Object[] values) throws SQLException {
+    int n = spec.slots().size();
+    Map<List<Object>, Fold[]> groups = new LinkedHashMap<>();
+    for (Cell[] row : rows) {
+      List<Object> key = new ArrayList<>(spec.groupKeys().size());
+      for (int k : spec.groupKeys()) {
+        key.add(ValueOrder.groupingKey(row[k - 1].value(), ci[k - 1]));
+      }
+      Fold[] folds = groups.computeIfAbsent(key, x -> {
+        Fold[] f = new Fold[n];
+        for (int i = 0; i < n; i++) {
+          f[i] = new Fold(spec.slots().get(i), ci[i]);
+        }
+        return f;
+      });
+      for (int i = 0; i < n; i++) {
+        folds[i].add(row[i]);
+      }
+    }
+    if (groups.isEmpty() && spec.groupKeys().isEmpty()) {
+      // an aggregate over no rows (the shards grouped by a DISTINCT argument) is still one row
+      Fold[] empty = new Fold[n];
+      for (int i = 0; i < n; i++) {
+        empty[i] = new Fold(spec.slots().get(i), ci[i]);
+      }
+      groups.put(List.of(), empty);
+    }
+    List<Cell[]> out = new ArrayList<>();
+    HavingEvaluator having = spec.having() == null ? null : new HavingEvaluator(spec.havingRefs(), values);
+    for (Fold[] folds : groups.values()) {
+      Cell[] row = new Cell[n];
+      for (int i = 0; i < n; i++) {
+        int avgCount = spec.slots().get(i).avgCount();
+        row[i] = folds[i].result(avgCount > 0 ? folds[avgCount - 1] : null);
+      }
+      if (having == null || having.keeps(spec.having(), row)) {
+        out.add(row);
+      }
+    }
+    return out;
+  }
+
+  private static List<Cell[]> distinct(List<Cell[]> rows, int visible, boolean[] ci) {
+    Map<List<Object>, Cell[]> seen = new LinkedHashMap<>();
+    for (Cell[] row : rows) {
+      List<Object> key = new ArrayList<>(visible);
+      for (int i = 0; i < visible; i++) {
+        key.add(ValueOrder.groupingKey(row[i].value(), ci[i]));
+      }
+      seen.putIfAbsent(key, row);
+    }
+    return new ArrayList<>(seen.values());
+  }
+
+  private static Comparator<Cell[]> comparator(List<SortKey> keys, boolean[] ci) {
+    return (a, b) -> {
+      for (SortKey k : keys) {
+        int c = ValueOrder.compare(a[k.column() - 1].value(), b[k.column() - 1].value(), ci[k.column() - 1]);
+        if (c != 0) {
+          return k.ascending() ? c : -c;
+        }
+      }
+      return 0;
+    };
+  }
+
+  /** The shard's metadata with the hidden trailing columns cut off. */
+  private static ResultSetMetaData visibleOnly(ResultSetMetaData meta, int visible) {
+    return (ResultSetMetaData) Proxy.newProxyInstance(Merger.class.getClassLoader(), new Class<?>[] {ResultSetMetaData.class},
+        (proxy, method, args) -> {
+          if (method.getName().equals("getColumnCount")) {
+            return visible;
+          }
+          try {
+            return method.invoke(meta, args);
+          } catch (java.lang.reflect.InvocationTargetException e) {
+            throw e.getCause();
+          }
+        });
+  }
+
+  /** A label's ?N markers, filled with the literals as the server prints them in a label. */
+  private static String fillLabel(String label, Object[] values) {
+    java.util.regex.Matcher m = java.util.regex.Pattern.compile("\\?(\\d+)").matcher(label);
+    StringBuilder out = new StringBuilder();
+    while (m.find()) {
+      Object v = values[Integer.parseInt(m.group(1)) - 1];
+      String text = v == null ? "NULL" : v instanceof String s ? "'" + s.replace("'", "''") + "'"
+          : v instanceof java.math.BigDecimal d ? d.toPlainString() : v.toString();
+      m.appendReplacement(out, java.util.regex.Matcher.quoteReplacement(text));
+    }
+    m.appendTail(out);
+    return out.toString();
+  }
+
+  private static boolean isIntegral(int type) {
+    return type == Types.TINYINT || type == Types.SMALLINT || type == Types.INTEGER || type == Types.BIGINT;
+  }
+
+  /**
+   * Metadata for merged rows: the shard's, column by column (so labels, types and class names are
+   * what one server reports), with COUNT(DISTINCT) typed BIGINT and AVG given MySQL's scale (+4).
+   */
+  private static ResultSetMetaData copyMeta(ResultSetMetaData m, int visible, MergeSpec spec, Object[] values) {
+    return (ResultSetMetaData) Proxy.newProxyInstance(Merger.class.getClassLoader(), new Class<?>[] {ResultSetMetaData.class},
+        (proxy, method, args) -> {
+          String name = method.getName();
+          if (name.equals("getColumnCount")) {
+            return visible;
+          }
+          if (args != null && args.length == 1 && args[0] instanceof Integer column && spec.aggregate()
+              && column <= spec.slots().size()) {
+            MergeSpec.Slot slot = spec.slots().get(column - 1);
+            if (slot.label() != null && (name.equals("getColumnLabel") || name.equals("getColumnName"))) {
+              return fillLabel(slot.label(), values);
+            }
+            if (slot.fold() == MergeSpec.Fold.DISTINCT_VALUES) {
+              switch (name) {
+                case "getColumnType": return Types.BIGINT;
+                case "getColumnTypeName": return "BIGINT";
+                case "getColumnClassName": return Long.class.getName();
+                case "getPrecision": return 21;
+                case "getScale": return 0;
+                default: break;
+              }
+            } else if (slot.avgCount() > 0 && name.equals("getScale") && m.getColumnType(column) == Types.DECIMAL) {
+              return m.getScale(column) + 4;
+            } else if ((slot.fold() == MergeSpec.Fold.DISTINCT_SUM || slot.fold() == MergeSpec.Fold.DISTINCT_AVG)
+                && isIntegral(m.getColumnType(column))) {
+              boolean avg = slot.fold() == MergeSpec.Fold.DISTINCT_AVG;
+              switch (name) {
+                case "getColumnType": return Types.DECIMAL;
+                case "getColumnTypeName": return "DECIMAL";
+                case "getColumnClassName": return java.math.BigDecimal.class.getName();
+                case "getScale": return avg ? 4 : 0;
+                default: break;
+              }
+            }
+          }
+          try {
+            return method.invoke(m, args);
+          } catch (java.lang.reflect.InvocationTargetException e) {
+            throw e.getCause();
+          }
+        });
+  }
+}

@@ -1,0 +1,386 @@
+package dev.shardex.driver.differential;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assertions.fail;
+
+import dev.shardex.sandbox.SandboxCluster;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The cross-shard acceptance test: the same generated data in one plain MariaDB database (the
+ * oracle) and, through Shardex, in a 4-shard sandbox; several hundred generated SELECTs through
+ * both. Every query Shardex answers must answer exactly as the oracle does (rows, their order
+ * when the query fixes it, column labels, and the column types of non-aggregate columns); every
+ * query it cannot answer exactly must fail with a named error ("Shardex SHXnnnn: ..."), and at
+ * most 5% of the set may be refused.
+ *
+ * <p>All queries run once, in {@link #loadAndRunEverything()}; each test below asserts one part
+ * of the outcome. A summary is printed, and the full report (every refusal, mismatch and note)
+ * is written to {@code target/differential-report.txt}. {@code -Ddifferential.queries=N} and
+ * {@code -Ddifferential.seed=S} change the generated set (the data stays the same).
+ */
+class DifferentialTest {
+  static final String SHARDEX_URL = "jdbc:shardex:sandbox:diff?shards=4";
+  static final int SHARDS = 4;
+  static final int QUERIES = Integer.getInteger("differential.queries", 560);
+  static final long QUERY_SEED = Long.getLong("differential.seed", QueryGenerator.SEED);
+  static final double MAX_REFUSED = 0.05;
+  static final long QUERY_TIMEOUT_S = 20;
+  static final Path REPORT = Path.of("target", "differential-report.txt");
+
+  enum Status { EQUAL, REFUSED, WRONG_ROWS, WRONG_METADATA, UNNAMED_ERROR, ORACLE_ERROR }
+
+  /** What happened to one query; {@code oracleRows} is -1 when the oracle rejected it. */
+  record Outcome(GeneratedQuery query, Status status, String detail, String refusal, List<String> notes, int oracleRows) {
+    String describe() {
+      return query.origin() + ": " + query.sql() + "\n      " + detail;
+    }
+  }
+
+  static DifferentialData data;
+  static List<GeneratedQuery> queries;
+  static final List<Outcome> outcomes = new ArrayList<>();
+  static Connection oracle;
+  static Connection shardex;
+  static ExecutorService runner;
+  static String summary;
+
+  @BeforeAll
+  static void loadAndRunEverything() throws Exception {
+    long t0 = System.nanoTime();
+    data = DifferentialData.generate();
+    // The oracle loads on another thread while Shardex loads on this one.
+    java.util.concurrent.CompletableFuture<Long> oracleLoaded = java.util.concurrent.CompletableFuture.supplyAsync(() -> {
+      try {
+        oracle = SandboxCluster.shared("oracle", 1).connectShard(0);
+        data.loadOracle(oracle);
+        return System.nanoTime();
+      } catch (SQLException e) {
+        throw new java.util.concurrent.CompletionException(e);
+      }
+    });
+    shardex = DriverManager.getConnection(SHARDEX_URL);
+    data.loadShardex(shardex);
+    long t2 = System.nanoTime();
+    long t1 = oracleLoaded.join();
+    queries = new QueryGenerator(data, QUERY_SEED).generate(QUERIES);
+    runner = newRunner();
+    long t3 = System.nanoTime();
+    for (GeneratedQuery q : queries) {
+      outcomes.add(run(q));
+    }
+    long t4 = System.nanoTime();
+    summary = summary(String.format(Locale.ROOT, "oracle load %d ms and shardex load %d ms (in parallel), %d queries on both"
+        + " in %d ms", (t1 - t0) / 1_000_000, (t2 - t0) / 1_000_000, queries.size(), (t4 - t3) / 1_000_000));
+    System.out.println(summary);
+    writeReport();
+  }
+
+  @AfterAll
+  static void close() throws SQLException {
+    if (runner != null) {
+      runner.shutdownNow();
+    }
+    if (shardex != null) {
+      shardex.close();
+    }
+    if (oracle != null) {
+      oracle.close();
+    }
+  }
+
+  private static ExecutorService newRunner() {
+    return Executors.newSingleThreadExecutor(r -> {
+      Thread t = new Thread(r, "differential-shardex-query");
+      t.setDaemon(true);
+      return t;
+    });
+  }
+
+  private static ResultSnapshot query(Connection c, String sql) throws SQLException {
+    try (Statement s = c.createStatement(); ResultSet rs = s.executeQuery(sql)) {
+      return ResultSnapshot.read(rs);
+    }
+  }
+
+  /** One query on both sides; Shardex's side under a timeout, so a hung merge fails rather than hangs. */
+  private static Outcome run(GeneratedQuery q) throws SQLException {
+    // Shardex on the runner thread, the oracle on this one, at the same time.
+    Future<ResultSnapshot> shardexAnswer = runner.submit(() -> query(shardex, q.sql()));
+    ResultSnapshot expected = null;
+    SQLException oracleError = null;
+    try {
+      expected = query(oracle, q.sql());
+    } catch (SQLException e) {
+      oracleError = e;
+    }
+    ResultSnapshot actual;
+    try {
+      actual = shardexAnswer.get(QUERY_TIMEOUT_S, TimeUnit.SECONDS);
+    } catch (TimeoutException e) {
+      reconnect();
+      return oracleError != null ? oracleError(q, oracleError)
+          : new Outcome(q, Status.UNNAMED_ERROR, "no answer from Shardex within " + QUERY_TIMEOUT_S + " s", null,
+              List.of(), expected.rows.size());
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException(e);
+    } catch (ExecutionException e) {
+      if (oracleError != null) {
+        return oracleError(q, oracleError);
+      }
+      Throwable cause = e.getCause();
+      String message = String.valueOf(cause.getMessage());
+      if (cause instanceof SQLException && message.startsWith("Shardex SHX")) {
+        return new Outcome(q, Status.REFUSED, message, reason(message), List.of(), expected.rows.size());
+      }
+      reconnect();
+      return new Outcome(q, Status.UNNAMED_ERROR, "unnamed error " + cause.getClass().getName() + ": " + message
+          + (cause.getCause() != null ? " (cause: " + cause.getCause() + ")" : "") + at(cause), null, List.of(),
+          expected.rows.size());
+    }
+    if (oracleError != null) {
+      return oracleError(q, oracleError);
+    }
+    Comparison c = Comparison.of(q, expected, actual);
+    if (!c.wrongRows.isEmpty()) {
+      return new Outcome(q, Status.WRONG_ROWS, c.describe(), null, c.notes, expected.rows.size());
+    }
+    if (!c.wrongMetadata.isEmpty()) {
+      return new Outcome(q, Status.WRONG_METADATA, c.describe(), null, c.notes, expected.rows.size());
+    }
+    return new Outcome(q, Status.EQUAL, "", null, c.notes, expected.rows.size());
+  }
+
+  private static Outcome oracleError(GeneratedQuery q, SQLException e) {
+    return new Outcome(q, Status.ORACLE_ERROR, "the oracle rejects the generated query: " + e, null, List.of(), -1);
+  }
+
+  /** Where an unexpected exception came from: its first frames in Shardex's own code. */
+  private static String at(Throwable t) {
+    List<String> frames = new ArrayList<>();
+    for (StackTraceElement e : t.getStackTrace()) {
+      String cls = e.getClassName();
+      if (cls.startsWith("dev.shardex.") && !cls.startsWith("dev.shardex.driver.differential") && frames.size() < 4) {
+        frames.add(cls.substring(cls.lastIndexOf('.') + 1) + "." + e.getMethodName() + ":" + e.getLineNumber());
+      }
+    }
+    return frames.isEmpty() ? "" : " at " + String.join(" <- ", frames);
+  }
+
+  /** After a timeout or an unexpected error, start again with a fresh connection and thread. */
+  private static void reconnect() throws SQLException {
+    runner.shutdownNow();
+    runner = newRunner();
+    try {
+      shardex.close();
+    } catch (SQLException | RuntimeException ignored) {
+      // it may be what broke
+    }
+    shardex = DriverManager.getConnection(SHARDEX_URL);
+  }
+
+  /** A refusal's reason without its numbers: "SHX1207: SELECT needs shards # but its ORDER BY needs ...". */
+  static String reason(String message) {
+    String m = message.substring("Shardex ".length());
+    int semi = m.indexOf(';');
+    if (semi > 0) {
+      m = m.substring(0, semi);
+    }
+    int colon = m.indexOf(':');
+    return m.substring(0, colon + 1) + m.substring(colon + 1).replaceAll("-?\\d+(,\\s*-?\\d+)*", "#");
+  }
+
+  // ---------------------------------------------------------------- the assertions
+
+  @Test
+  void theGeneratedSetHasAtLeastFiveHundredQueriesAndIsReproducible() {
+    assertTrue(queries.size() >= 500, "generated " + queries.size() + " queries");
+    List<GeneratedQuery> again = new QueryGenerator(DifferentialData.generate(), QUERY_SEED).generate(QUERIES);
+    assertEquals(queries, again, "the same seeds generate the same queries");
+  }
+
+  @Test
+  void theShardedClusterHoldsExactlyTheOraclesRows() throws SQLException {
+    SandboxCluster cluster = SandboxCluster.shared("diff", SHARDS);
+    for (String table : DifferentialData.TABLES) {
+      long[] perShard = new long[SHARDS];
+      for (int i = 0; i < SHARDS; i++) {
+        perShard[i] = count(cluster.connectShard(i), table);
+      }
+      long oracleCount = count(SandboxCluster.shared("oracle", 1).connectShard(0), table);
+      assertEquals(data.rowCount(table), oracleCount, "rows of " + table + " in the oracle");
+      if (table.equals("countries")) {
+        for (int i = 0; i < SHARDS; i++) {
+          assertEquals(data.rowCount(table), perShard[i], "GLOBAL table countries is complete on shard " + i);
+        }
+      } else {
+        long sum = 0;
+        for (long n : perShard) {
+          sum += n;
+          assertTrue(n > 0, "every shard holds some " + table + ": " + java.util.Arrays.toString(perShard));
+        }
+        assertEquals(data.rowCount(table), sum, "rows of " + table + " over all shards " + java.util.Arrays.toString(perShard));
+      }
+    }
+  }
+
+  private static long count(Connection c, String table) throws SQLException {
+    try (c; Statement s = c.createStatement(); ResultSet rs = s.executeQuery("SELECT COUNT(*) FROM " + table)) {
+      rs.next();
+      return rs.getLong(1);
+    }
+  }
+
+  @Test
+  void theOracleAcceptsEveryGeneratedQuery() {
+    assertNone(Status.ORACLE_ERROR, "generated queries the oracle itself rejects (a generator bug)");
+  }
+
+  @Test
+  void everyAnsweredQueryReturnsTheOraclesRows() {
+    assertNone(Status.WRONG_ROWS, "queries Shardex answered WRONGLY (rows differ from the single-server oracle)");
+  }
+
+  @Test
+  void everyAnsweredQueryReportsTheOraclesColumnLabelsAndTypes() {
+    assertNone(Status.WRONG_METADATA, "queries whose rows are right but whose column labels or types differ from the oracle's");
+  }
+
+  @Test
+  void everyQueryShardexCannotAnswerFailsWithANamedError() {
+    assertNone(Status.UNNAMED_ERROR, "queries that failed without a named Shardex error (or hung)");
+  }
+
+  @Test
+  void atMostFivePercentOfTheQueriesAreRefused() {
+    long refused = outcomes.stream().filter(o -> o.status() == Status.REFUSED).count();
+    double share = (double) refused / outcomes.size();
+    if (share > MAX_REFUSED) {
+      fail(String.format(Locale.ROOT, "%d of %d queries (%.1f%%) were refused; at most %.0f%% may be.%nRefusals by reason:%n%s",
+          refused, outcomes.size(), 100 * share, 100 * MAX_REFUSED, refusalTable()));
+    }
+  }
+
+  private static void assertNone(Status status, String what) {
+    List<Outcome> bad = outcomes.stream().filter(o -> o.status() == status).toList();
+    if (!bad.isEmpty()) {
+      StringBuilder sb = new StringBuilder();
+      sb.append(bad.size()).append(" ").append(what).append(" (of ").append(outcomes.size()).append("; full list in ")
+          .append(REPORT.toAbsolutePath()).append("):\n");
+      for (Outcome o : bad.subList(0, Math.min(20, bad.size()))) {
+        sb.append("  ").append(o.describe()).append("\n");
+      }
+      if (bad.size() > 20) {
+        sb.append("  ... and ").append(bad.size() - 20).append(" more\n");
+      }
+      fail(sb.toString());
+    }
+  }
+
+  // ---------------------------------------------------------------- the report
+
+  private static String refusalTable() {
+    Map<String, Integer> byReason = new TreeMap<>();
+    for (Outcome o : outcomes) {
+      if (o.status() == Status.REFUSED) {
+        byReason.merge(o.refusal(), 1, Integer::sum);
+      }
+    }
+    StringBuilder sb = new StringBuilder();
+    byReason.entrySet().stream().sorted((a, b) -> b.getValue() - a.getValue())
+        .forEach(e -> sb.append(String.format(Locale.ROOT, "  %4d  %s%n", e.getValue(), e.getKey())));
+    return sb.toString();
+  }
+
+  private static String summary(String timing) {
+    Map<Status, Integer> byStatus = new LinkedHashMap<>();
+    for (Status s : Status.values()) {
+      byStatus.put(s, 0);
+    }
+    Map<String, int[]> byFeature = new TreeMap<>();
+    Map<String, Integer> notes = new TreeMap<>();
+    for (Outcome o : outcomes) {
+      byStatus.merge(o.status(), 1, Integer::sum);
+      for (String f : o.query().features()) {
+        int[] c = byFeature.computeIfAbsent(f, k -> new int[Status.values().length + 1]);
+        c[0]++;
+        c[1 + o.status().ordinal()]++;
+      }
+      for (String n : o.notes()) {
+        notes.merge(n, 1, Integer::sum);
+      }
+    }
+    StringBuilder sb = new StringBuilder();
+    sb.append("\n==== Shardex differential test: ").append(data).append("\n");
+    sb.append("     query seed ").append(QUERY_SEED).append(", ").append(timing).append("\n");
+    sb.append("     ").append(outcomes.size()).append(" queries: ");
+    byStatus.forEach((s, n) -> sb.append(s.name().toLowerCase(Locale.ROOT)).append(" ").append(n).append(", "));
+    sb.setLength(sb.length() - 2);
+    long empty = outcomes.stream().filter(o -> o.oracleRows() == 0).count();
+    long one = outcomes.stream().filter(o -> o.oracleRows() == 1).count();
+    long many = outcomes.stream().filter(o -> o.oracleRows() > 1).count();
+    sb.append("\n     oracle answers: ").append(empty).append(" empty, ").append(one).append(" of one row, ").append(many)
+        .append(" of several rows");
+    sb.append("\n---- refusals by reason:\n").append(refusalTable());
+    sb.append("---- by feature (total / equal / refused / wrong rows / wrong metadata / unnamed error):\n");
+    byFeature.forEach((f, c) -> sb.append(String.format(Locale.ROOT, "  %-28s %4d %5d %5d %5d %5d %5d%n", f, c[0],
+        c[1 + Status.EQUAL.ordinal()], c[1 + Status.REFUSED.ordinal()], c[1 + Status.WRONG_ROWS.ordinal()],
+        c[1 + Status.WRONG_METADATA.ordinal()], c[1 + Status.UNNAMED_ERROR.ordinal()])));
+    if (!notes.isEmpty()) {
+      sb.append("---- notes (equal in value, different in form; not failures):\n");
+      notes.forEach((n, k) -> sb.append("  ").append(k).append(" x ").append(n).append("\n"));
+    }
+    for (Status s : List.of(Status.WRONG_ROWS, Status.WRONG_METADATA, Status.UNNAMED_ERROR, Status.ORACLE_ERROR)) {
+      List<Outcome> bad = outcomes.stream().filter(o -> o.status() == s).toList();
+      if (!bad.isEmpty()) {
+        sb.append("---- ").append(s).append(" (").append(bad.size()).append(bad.size() > 20 ? ", first 20" : "")
+            .append("):\n");
+        for (Outcome o : bad.subList(0, Math.min(20, bad.size()))) {
+          sb.append("  ").append(o.describe()).append("\n");
+        }
+      }
+    }
+    return sb.toString();
+  }
+
+  private static void writeReport() throws IOException {
+    StringBuilder sb = new StringBuilder(summary);
+    sb.append("\n==== every query\n");
+    for (Outcome o : outcomes) {
+      sb.append(o.status()).append("  ").append(o.query()).append("  -> ").append(o.oracleRows()).append(" rows\n");
+      if (!o.detail().isEmpty()) {
+        sb.append("      ").append(o.detail()).append("\n");
+      }
+      for (String n : o.notes()) {
+        sb.append("      note: ").append(n).append("\n");
+      }
+    }
+    Files.createDirectories(REPORT.getParent());
+    Files.writeString(REPORT, sb.toString(), StandardCharsets.UTF_8);
+  }
+}
