@@ -8,8 +8,9 @@ import java.util.List;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
-@Command(name = "verify", description = {"Check the shards against the directory: orphans (rows on a shard that does not own",
-    "their key), rows whose key has no owner, GLOBAL tables whose copies differ. Exit code 2 if anything is left."})
+@Command(name = "verify", description = {"Check the shards against the directory (exit code 2 if anything is wrong).",
+    "Finds orphans (rows on a shard that does not own their key), rows whose key has no owner,",
+    "and GLOBAL tables whose copies differ between shards."})
 final class VerifyCommand extends CliCommand {
   @Option(names = "--repair", description = "Delete orphans whose owner holds an identical copy; report the rest.")
   boolean repair;

@@ -96,8 +96,9 @@ public final class ShardexConnection extends UnsupportedConnection {
 
   /** A SELECT on several shards that the merge stage combines: rewrite, run in parallel, merge. */
   private Outcome merged(RoutePlan plan, Object[] values, MergeSource merge, Statement owner) throws SQLException {
-    MergeSpec spec = cluster.templates().merge(merge.text());
-    String text = shardText(spec, values);
+    String shards = Router.join(plan.shards());
+    MergeSpec spec = cluster.templates().merge(merge.text(), shards);
+    String text = shardText(spec, values, shards);
     ShardCall call = (c, shard, rows) -> {
       PreparedStatement ps = c.prepareStatement(text);
       try {
@@ -111,11 +112,11 @@ public final class ShardexConnection extends UnsupportedConnection {
     };
     session.checkScope(plan.shards(), false);
     List<ShardResultSet> parts = PlanExecutor.parallel(plan, session, call, owner, cluster.fanout());
-    return new Outcome(Merger.merge(spec, parts, values, owner, cluster.config().maxMergeRows()), -1, null);
+    return new Outcome(Merger.merge(spec, parts, values, owner, cluster.config().maxMergeRows(), shards), -1, null);
   }
 
   /** The rewritten text; LIMIT n OFFSET m goes down as LIMIT n+m, within shardex.maxMergeRows. */
-  private String shardText(MergeSpec spec, Object[] values) throws SQLException {
+  private String shardText(MergeSpec spec, Object[] values, String shards) throws SQLException {
     if (!spec.pushesLimit()) {
       return spec.shardSql();
     }
@@ -123,7 +124,7 @@ public final class ShardexConnection extends UnsupportedConnection {
     long offset = spec.offset() == null ? 0 : longValue(spec.offset(), values);
     long max = cluster.config().maxMergeRows();
     if (limit + offset > max) {
-      throw ShardexError.CROSS_SHARD.exception("SELECT with LIMIT " + limit + " OFFSET " + offset, "several shards",
+      throw ShardexError.CROSS_SHARD.exception("SELECT with LIMIT " + limit + " OFFSET " + offset, shards,
           "each shard would have to return " + (limit + offset) + " rows, more than shardex.maxMergeRows=" + max,
           "page by key ranges (WHERE sort_key > last_seen) instead of large offsets, or raise shardex.maxMergeRows");
     }
@@ -206,7 +207,9 @@ public final class ShardexConnection extends UnsupportedConnection {
       default -> {
         RoutePlan plan = Router.route(a.template(), a.literals(),
             cluster.routeContext(session.transactionShard()).explaining());
-        String merged = plan.fanout() == Fanout.MERGE ? shardText(cluster.templates().merge(a.text()), a.literals()) : null;
+        String shards = Router.join(plan.shards());
+        String merged = plan.fanout() == Fanout.MERGE
+            ? shardText(cluster.templates().merge(a.text(), shards), a.literals(), shards) : null;
         for (int shard : plan.shards()) {
           if (merged != null) {
             rows.add(new Object[] {shard, merged});

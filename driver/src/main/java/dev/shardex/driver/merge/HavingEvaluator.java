@@ -39,9 +39,12 @@ final class HavingEvaluator {
   private final Map<Expression, Integer> refs;
   private final Object[] values;
 
-  HavingEvaluator(Map<Expression, Integer> refs, Object[] values) {
+  private final String shards;
+
+  HavingEvaluator(Map<Expression, Integer> refs, Object[] values, String shards) {
     this.refs = refs;
     this.values = values;
+    this.shards = shards;
   }
 
   boolean keeps(Expression having, Cell[] row) throws SQLException {
@@ -97,7 +100,7 @@ final class HavingEvaluator {
     throw unsupported(e);
   }
 
-  private static Object binary(BinaryExpression e, Object l, Object r) throws SQLException {
+  private Object binary(BinaryExpression e, Object l, Object r) throws SQLException {
     if (l == null || r == null) {
       return null;
     }
@@ -128,8 +131,8 @@ final class HavingEvaluator {
     return v instanceof Number n ? n : new BigDecimal(v.toString().trim());
   }
 
-  private static SQLException unsupported(Expression e) {
-    return ShardexError.CROSS_SHARD.exception("SELECT", "several shards",
+  private SQLException unsupported(Expression e) {
+    return ShardexError.CROSS_SHARD.exception("SELECT", shards,
         "its HAVING term '" + e + "' cannot be evaluated on merged groups", "simplify the HAVING clause or route by key");
   }
 }

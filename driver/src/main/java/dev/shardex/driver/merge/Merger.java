@@ -24,8 +24,8 @@ import java.util.Map;
 public final class Merger {
   private Merger() {}
 
-  public static ResultSet merge(MergeSpec spec, List<ShardResultSet> parts, Object[] values, Statement owner, long maxRows)
-      throws SQLException {
+  public static ResultSet merge(MergeSpec spec, List<ShardResultSet> parts, Object[] values, Statement owner, long maxRows,
+      String shards) throws SQLException {
     boolean streaming = false;
     try {
       ResultSetMetaData shardMeta = parts.get(0).getMetaData();
@@ -42,9 +42,9 @@ public final class Merger {
         streaming = true; // the merged result set owns the shards' result sets from here on
         return new SortedMergeResultSet(parts, sortKeys, ci, visibleOnly(shardMeta, visible), owner, offset, limit);
       }
-      List<Cell[]> rows = readAll(parts, total, maxRows);
+      List<Cell[]> rows = readAll(parts, total, maxRows, shards);
       if (spec.aggregate()) {
-        rows = fold(spec, rows, ci, values);
+        rows = fold(spec, rows, ci, values, shards);
       }
       if (spec.distinct()) {
         rows = distinct(rows, visible, ci);
@@ -77,12 +77,13 @@ public final class Merger {
     return n.longValue();
   }
 
-  private static List<Cell[]> readAll(List<ShardResultSet> parts, int total, long maxRows) throws SQLException {
+  private static List<Cell[]> readAll(List<ShardResultSet> parts, int total, long maxRows, String shards)
+      throws SQLException {
     List<Cell[]> rows = new ArrayList<>();
     for (ShardResultSet rs : parts) {
       while (rs.next()) {
         if (rows.size() >= maxRows) {
-          throw ShardexError.CROSS_SHARD.exception("SELECT", "several shards", "merging it would read more than "
+          throw ShardexError.CROSS_SHARD.exception("SELECT", shards, "merging it would read more than "
               + maxRows + " rows (shardex.maxMergeRows)", "narrow it, add the key, or raise shardex.maxMergeRows");
         }
         Cell[] row = new Cell[total];
@@ -96,7 +97,8 @@ public final class Merger {
     return rows;
   }
 
-  private static List<Cell[]> fold(MergeSpec spec, List<Cell[]> rows, boolean[] ci, Object[] values) throws SQLException {
+  private static List<Cell[]> fold(MergeSpec spec, List<Cell[]> rows, boolean[] ci, Object[] values, String shards)
+      throws SQLException {
     int n = spec.slots().size();
     Map<List<Object>, Fold[]> groups = new LinkedHashMap<>();
     for (Cell[] row : rows) {
@@ -124,7 +126,7 @@ public final class Merger {
       groups.put(List.of(), empty);
     }
     List<Cell[]> out = new ArrayList<>();
-    HavingEvaluator having = spec.having() == null ? null : new HavingEvaluator(spec.havingRefs(), values);
+    HavingEvaluator having = spec.having() == null ? null : new HavingEvaluator(spec.havingRefs(), values, shards);
     for (Fold[] folds : groups.values()) {
       Cell[] row = new Cell[n];
       for (int i = 0; i < n; i++) {

@@ -271,7 +271,7 @@ public final class Router {
         "give the key as a literal or a ? parameter");
   }
 
-  static String join(java.util.Collection<Integer> shards) {
+  public static String join(java.util.Collection<Integer> shards) {
     StringBuilder s = new StringBuilder();
     for (Integer id : shards) {
       s.append(s.length() == 0 ? "" : ", ").append(id);

@@ -58,17 +58,22 @@ final class MergeRewriter {
   private boolean aggregate;
   private boolean star;
 
-  private MergeRewriter(PlainSelect select) {
+  private final String shards;
+
+  private MergeRewriter(PlainSelect select, String shards) {
     this.select = select;
-    this.items = select.getSelectItems();
+    this.items = select == null ? List.of() : select.getSelectItems();
+    this.shards = shards;
   }
 
-  static MergeSpec rewrite(String sql) throws SQLException {
+  /** Rewrites a SELECT for the given shards ("0, 1, 2, 3", named in errors). */
+  static MergeSpec rewrite(String sql, String shards) throws SQLException {
     Select parsed = (Select) Analyzer.parse(numberParameters(sql));
-    if (!(parsed instanceof PlainSelect plain) || parsed.getWithItemsList() != null) {
-      throw unsupported("this SELECT shape (UNION, VALUES or WITH)");
+    MergeRewriter r = new MergeRewriter(parsed instanceof PlainSelect p ? p : null, shards);
+    if (r.select == null || parsed.getWithItemsList() != null) {
+      throw r.unsupported("this SELECT shape (UNION, VALUES or WITH)");
     }
-    return new MergeRewriter(plain).build();
+    return r.build();
   }
 
   private MergeSpec build() throws SQLException {
@@ -131,6 +136,9 @@ final class MergeRewriter {
     int otherAggregates = 0;
     for (SelectItem<?> item : items) {
       Expression e = item.getExpression();
+      if (e instanceof Function f && isAggregate(e) && !isAggregate(f)) {
+        throw unsupported(f.getName().toUpperCase(Locale.ROOT) + "(...) across shards (it cannot be folded from per-shard parts)");
+      }
       if (e instanceof Function f && isAggregate(f)) {
         if (f.isDistinct()) {
           countDistinct++;
@@ -176,7 +184,7 @@ final class MergeRewriter {
   }
 
   /** COUNT/SUM/AVG(DISTINCT x) travel as x, grouped on the shards, and fold over the distinct values. */
-  private static Fold distinctFold(String name, Function f) throws SQLException {
+  private Fold distinctFold(String name, Function f) throws SQLException {
     if (f.getParameters() == null || f.getParameters().size() != 1) {
       throw unsupported(name + "(DISTINCT ...) of several expressions across shards");
     }
@@ -195,7 +203,9 @@ final class MergeRewriter {
       return;
     }
     for (Expression g : select.getGroupBy().getGroupByExpressionList()) {
-      if (!addedGroupBy.contains(g)) {
+      if (g instanceof LongValue position) {
+        groupKeys.add((int) position.getValue()); // GROUP BY 2: the caller's second column
+      } else if (!addedGroupBy.contains(g)) {
         groupKeys.add(columnFor(g, hiddenItems, visible, Fold.FIRST));
       }
     }
@@ -336,7 +346,7 @@ final class MergeRewriter {
     e.accept(new ExpressionVisitorAdapter<Void>() {
       @Override
       public <S> Void visit(Function f, S context) {
-        if (FOLDABLE.contains(f.getName().toUpperCase(Locale.ROOT)) || f.getName().equalsIgnoreCase("GROUP_CONCAT")) {
+        if (TemplateBuilder.AGGREGATES.contains(f.getName().toUpperCase(Locale.ROOT))) {
           found[0] = true;
         }
         return super.visit(f, context);
@@ -481,8 +491,8 @@ final class MergeRewriter {
     return out;
   }
 
-  private static SQLException unsupported(String what) {
-    return ShardexError.CROSS_SHARD.exception("SELECT", "several shards", what + " is not supported",
+  private SQLException unsupported(String what) {
+    return ShardexError.CROSS_SHARD.exception("SELECT", shards, what + " is not supported",
         "add the key (key = ? or key IN (...) on one shard) to route it to one shard");
   }
 }

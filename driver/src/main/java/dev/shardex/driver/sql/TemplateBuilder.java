@@ -53,7 +53,7 @@ import net.sf.jsqlparser.statement.upsert.Upsert;
  * top-level SELECT. Subqueries open a new scope whose parent is the enclosing one.
  */
 final class TemplateBuilder {
-  private static final Set<String> AGGREGATES = Set.of(
+  static final Set<String> AGGREGATES = Set.of(
       "COUNT", "SUM", "MIN", "MAX", "AVG", "GROUP_CONCAT", "STD", "STDDEV", "STDDEV_POP", "STDDEV_SAMP",
       "VARIANCE", "VAR_POP", "VAR_SAMP", "BIT_AND", "BIT_OR", "BIT_XOR", "JSON_ARRAYAGG", "JSON_OBJECTAGG");
 

@@ -66,10 +66,10 @@ public final class TemplateCache {
   }
 
   /** How a SELECT (by its analysed text) runs on several shards and merges; rewritten once per text. */
-  public MergeSpec merge(String analysedText) throws SQLException {
+  public MergeSpec merge(String analysedText, String shards) throws SQLException {
     MergeSpec spec = merges.getIfPresent(analysedText);
     if (spec == null) {
-      spec = MergeRewriter.rewrite(analysedText);
+      spec = MergeRewriter.rewrite(analysedText, shards);
       merges.put(analysedText, spec);
     }
     return spec;

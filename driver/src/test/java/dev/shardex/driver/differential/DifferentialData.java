@@ -23,7 +23,7 @@ import java.util.Set;
  * {@code countries} GLOBAL. The values are chosen to catch merge mistakes: NULLs in every
  * aggregated/ordered column, small value pools (many duplicates across users and shards), a few
  * users with a hundred-plus posts (skew), strings equal under utf8mb4_general_ci but not in Java
- * ('alpha' / 'Alpha' / 'ALPHA', 'Émile' / 'emile'), an apostrophe, negative numbers and keys,
+ * ('alpha' / 'Alpha' / 'ALPHA', 'Émile' / 'emile', and 'nina' / 'Nina ' under PAD SPACE), an apostrophe, negative numbers and keys,
  * DECIMALs, DATEs and DATETIMEs with ties.
  */
 public final class DifferentialData {
@@ -31,7 +31,7 @@ public final class DifferentialData {
 
   /** Name and country pools; general_ci folds case and accents, so several entries are "equal". */
   static final List<String> NAMES = List.of("alpha", "Alpha", "ALPHA", "beta", "Beta", "gamma", "Émile", "emile",
-      "zoe", "Zoe", "oscar", "O'Brien", "yannick", "Ådne", "adne", "mike", "Mike", "nina");
+      "zoe", "Zoe", "oscar", "O'Brien", "yannick", "Ådne", "adne", "mike", "Mike", "nina", "Nina ");
   static final List<String> WORDS = List.of("apple", "Apple", "banana", "cherry", "Cherry", "delta", "echo", "Echo",
       "fox", "golf", "hotel", "india", "Juliet", "kilo", "lima", "mango", "Émoi", "zulu");
   /** Post categories; null is drawn separately. */

@@ -329,6 +329,9 @@ public final class QueryGenerator {
   }
 
   private String predicate(Source s) {
+    if (s.key() != null && chance(0.05)) {
+      return subqueryPredicate(s);
+    }
     List<Col> candidates = new ArrayList<>();
     for (Col col : s.cols()) {
       if (col.kind() != Kind.KEY) {
@@ -431,6 +434,25 @@ public final class QueryGenerator {
     }
   }
 
+  /**
+   * A subquery on the key: a semi-join {@code key IN (SELECT user_id FROM users WHERE ..)}, or a
+   * correlated EXISTS on (user_id, post_id) for sources with posts; both stay on the key's shard.
+   */
+  private String subqueryPredicate(Source s) {
+    String key = s.key().expr();
+    String qualifier = key.contains(".") ? key.substring(0, key.indexOf('.')) : s.from().split(" ")[0];
+    boolean hasPost = false;
+    for (Col col : s.cols()) {
+      hasPost |= col.expr().equals((key.contains(".") ? qualifier + "." : "") + "post_id");
+    }
+    if (hasPost && chance(0.5)) {
+      return (chance(0.3) ? "NOT " : "") + "EXISTS (SELECT 1 FROM comments c2 WHERE c2.user_id = " + qualifier
+          + ".user_id AND c2.post_id = " + qualifier + ".post_id AND c2.stars >= " + (2 + r.nextInt(4)) + ")";
+    }
+    return key + " IN (SELECT user_id FROM users WHERE " + any(List.of("score > 10", "country_code = 'US'",
+        "name LIKE 'a%'", "balance IS NULL", "created < '2021-06-01'")) + ")";
+  }
+
   // ---------------------------------------------------------------- plain and DISTINCT selects
 
   private Draft plain(Source s, boolean distinct) {
@@ -472,7 +494,7 @@ public final class QueryGenerator {
         } else {
           Col col = any(s.cols());
           if (used.add(col.expr())) {
-            keys.add(new Key(col.expr() + dir(), indexOf(outs, col.expr())));
+            keys.add(new Key(vary(col.expr()) + dir(), indexOf(outs, col.expr())));
           }
         }
       }
@@ -500,7 +522,7 @@ public final class QueryGenerator {
         for (Col u : s.unique()) {
           if (used.add(u.expr())) {
             int idx = indexOf(outs, u.expr());
-            keys.add(new Key(idx >= 0 && chance(0.3) ? outRef(outs, idx, star) : u.expr() + dir(), idx));
+            keys.add(new Key(idx >= 0 && chance(0.3) ? outRef(outs, idx, star) : vary(u.expr()) + dir(), idx));
           }
         }
         determined = true;
@@ -583,9 +605,18 @@ public final class QueryGenerator {
     } else if (x < 0.75 || o.aggregate() && chance(0.3)) {
       ref = Integer.toString(idx + 1);
     } else {
-      ref = o.text();
+      ref = vary(o.text());
     }
     return ref + dir();
+  }
+
+  /** A plain column reference, sometimes with its column name in upper case (names are case-insensitive). */
+  private String vary(String expr) {
+    if (!expr.matches("[a-z_]+(\\.[a-z_]+)?") || !chance(0.12)) {
+      return expr;
+    }
+    int dot = expr.indexOf('.');
+    return expr.substring(0, dot + 1) + expr.substring(dot + 1).toUpperCase(Locale.ROOT);
   }
 
   private static String selectList(List<Out> outs) {
@@ -666,7 +697,17 @@ public final class QueryGenerator {
       }
     } else if (x < 0.88) {
       Col num = numericCol(s);
-      text = num == null ? "COUNT(*)" : "SUM(DISTINCT " + num.expr() + ")";
+      text = num == null ? "COUNT(*)" : (chance(0.6) ? "SUM(DISTINCT " : "AVG(DISTINCT ") + num.expr() + ")";
+    } else if (x < 0.9) {
+      // Expressions over aggregates.
+      Col num = numericCol(s);
+      if (num == null) {
+        text = "COUNT(*) + 1";
+      } else {
+        double y = r.nextDouble();
+        text = y < 0.35 ? "MAX(" + num.expr() + ") - MIN(" + num.expr() + ")"
+            : y < 0.7 ? "SUM(" + num.expr() + ") / COUNT(*)" : "ROUND(AVG(" + num.expr() + "), 1)";
+      }
     } else {
       Col any = any(s.cols());
       text = (chance(0.5) ? "MIN(" : "MAX(") + any.expr() + ")";
@@ -792,7 +833,14 @@ public final class QueryGenerator {
     List<String> groupBy = new ArrayList<>();
     for (Out g : groups) {
       // GROUP BY the alias sometimes (MySQL allows it), else the expression.
-      groupBy.add(g.alias() != null && outs.contains(g) && chance(0.5) ? g.alias() : g.expr());
+      double how = r.nextDouble();
+      if (outs.contains(g) && how < 0.15) {
+        groupBy.add(Integer.toString(outs.indexOf(g) + 1)); // GROUP BY position
+      } else if (g.alias() != null && outs.contains(g) && how < 0.6) {
+        groupBy.add(g.alias());
+      } else {
+        groupBy.add(vary(g.expr()));
+      }
     }
     StringBuilder sql = new StringBuilder("SELECT ").append(selectList(outs)).append(" FROM ").append(s.from())
         .append(where).append(" GROUP BY ").append(String.join(", ", groupBy));
@@ -828,7 +876,7 @@ public final class QueryGenerator {
       }
       for (Out g : order) {
         int idx = outs.indexOf(g);
-        keys.add(new Key(idx >= 0 ? outRef(outs, idx, false) : g.expr() + dir(), idx));
+        keys.add(new Key(idx >= 0 ? outRef(outs, idx, false) : vary(g.expr()) + dir(), idx));
       }
       determined = !partial;
     }

@@ -126,9 +126,10 @@ final class ResultSnapshot {
     return DATETIME.format(t) + (t.getNano() == 0 ? "" : "." + t.getNano());
   }
 
-  /** utf8mb4_general_ci, near enough for this data: accents off, case folded. */
+  /** utf8mb4_general_ci, near enough for this data: accents off, case folded, trailing spaces ignored (PAD SPACE). */
   static String fold(String s) {
-    return Normalizer.normalize(s, Normalizer.Form.NFD).replaceAll("\\p{M}", "").toLowerCase(Locale.ROOT);
+    return Normalizer.normalize(s, Normalizer.Form.NFD).replaceAll("\\p{M}", "").toLowerCase(Locale.ROOT)
+        .replaceAll(" +$", "");
   }
 
   /** A row as one comparable string. */
