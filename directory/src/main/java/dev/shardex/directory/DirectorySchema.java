@@ -88,6 +88,18 @@ public final class DirectorySchema {
         updated_at TIMESTAMP(6) NOT NULL DEFAULT CURRENT_TIMESTAMP(6)
       ) ENGINE=InnoDB""",
       """
+      CREATE TABLE IF NOT EXISTS xa_decisions (
+        gtrid VARCHAR(64) NOT NULL PRIMARY KEY,
+        client_id VARCHAR(200) NOT NULL,
+        shards VARCHAR(1024) NOT NULL,
+        decided_at TIMESTAMP(6) NOT NULL DEFAULT CURRENT_TIMESTAMP(6)
+      ) ENGINE=InnoDB""",
+      """
+      CREATE TABLE IF NOT EXISTS sequences (
+        name VARCHAR(128) NOT NULL PRIMARY KEY,
+        next_value BIGINT NOT NULL
+      ) ENGINE=InnoDB""",
+      """
       CREATE TABLE IF NOT EXISTS schema_version (
         id TINYINT NOT NULL PRIMARY KEY,
         version INT NOT NULL

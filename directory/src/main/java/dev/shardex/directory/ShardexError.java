@@ -34,6 +34,7 @@ public enum ShardexError {
   UNSUPPORTED("SHX1209", "0A000", "%s is not supported: %s"),
   MULTI_TABLE_WRITE("SHX1210", "0A000", "multi-table %s touching %s is not supported unless every SHARDED table has the same key on one shard: add the key to each table's WHERE"),
   // 25 / 0A: transactions
+  BEST_EFFORT_PARTIAL("SHX1302", "HY000", "best_effort commit: shards %s committed, shards %s did not (%s); the transaction is now partly applied: repair the failed shards' rows or retry that part"),
   SECOND_SHARD("SHX1301", "0A000", "transaction already runs on shard %d and this statement needs shard %s; shardex.transactions=single allows one shard per transaction: commit first, or route the statement by the same key"),
   // 08: shards and the directory
   SHARD_UNREACHABLE("SHX1401", "08001", "shard %d (%s) is unreachable: %s; statements routed to it fail until it is back, other shards keep working"),

@@ -31,6 +31,42 @@ public final class Cluster implements AutoCloseable {
         config.instance);
     this.templates = new TemplateCache(config.templateCacheSize);
     this.fanout = dev.shardex.driver.execute.Fanouts.create(config.instance, config.fanoutThreads);
+    if (config.transactions == dev.shardex.driver.execute.TransactionMode.XA) {
+      recoverQuietly();
+      this.recovery = java.util.concurrent.Executors.newSingleThreadScheduledExecutor(r -> {
+        Thread t = new Thread(r, "shardex-xa-recovery-" + config.instance);
+        t.setDaemon(true);
+        return t;
+      });
+      recovery.scheduleWithFixedDelay(this::recoverQuietly, 5, 5, java.util.concurrent.TimeUnit.SECONDS);
+    } else {
+      this.recovery = null;
+    }
+  }
+
+  private final java.util.concurrent.ScheduledExecutorService recovery;
+
+  /**
+   * Finishes prepared XA branches left by a crash or a shard that died mid-commit: commits those
+   * the decision log says committed, rolls back the rest once their driver instance is gone.
+   * Runs at start and every 5 s with shardex.transactions=xa; returns branches finished.
+   */
+  public int recoverXa() throws SQLException {
+    return dev.shardex.driver.execute.XaCoordinator.recover(directory, pools, config.leaseMs * 3);
+  }
+
+  private void recoverQuietly() {
+    try {
+      recoverXa();
+    } catch (SQLException | RuntimeException e) {
+      // a shard or the directory is down: the next round retries
+    }
+  }
+
+  private final dev.shardex.driver.execute.Metrics metrics = new dev.shardex.driver.execute.Metrics();
+
+  public dev.shardex.driver.execute.Metrics metrics() {
+    return metrics;
   }
 
   /** The bounded pool that runs a statement's shards in parallel. */
@@ -126,6 +162,9 @@ public final class Cluster implements AutoCloseable {
 
   @Override
   public void close() {
+    if (recovery != null) {
+      recovery.shutdownNow();
+    }
     fanout.shutdownNow();
     pools.close();
     directory.close();

@@ -35,6 +35,7 @@ public final class ShardexConfig implements ShardPools.Credentials {
   final long connectTimeoutMs;
   final String instance;
   final long maxMergeRows;
+  final dev.shardex.driver.execute.TransactionMode transactions;
   final int fanoutThreads;
   final boolean autoPoll;
   final com.github.benmanes.caffeine.cache.Ticker ticker;
@@ -96,7 +97,8 @@ public final class ShardexConfig implements ShardPools.Credentials {
     }
     this.hints = ShardexProperty.HINTS.getBoolean(props);
     this.scatterWrites = ShardexProperty.SCATTER_WRITES.get(props).equalsIgnoreCase("allow");
-    ShardexProperty.TRANSACTIONS.get(props);
+    this.transactions = dev.shardex.driver.execute.TransactionMode.valueOf(
+        ShardexProperty.TRANSACTIONS.get(props).toUpperCase(java.util.Locale.ROOT));
     this.pollMs = ShardexProperty.POLL_MS.getLong(props);
     this.leaseMs = ShardexProperty.LEASE_MS.getLong(props);
     this.frozenWaitMs = ShardexProperty.FROZEN_WAIT_MS.getLong(props);
@@ -134,6 +136,14 @@ public final class ShardexConfig implements ShardPools.Credentials {
         + System.identityHashCode(ticker) + "|"
         + all.entrySet().stream().filter(e -> !e.getKey().toString().contains("password")).sorted(java.util.Map.Entry.comparingByKey(
             java.util.Comparator.comparing(Object::toString))).map(Object::toString).toList();
+  }
+
+  public dev.shardex.driver.execute.TransactionMode transactions() {
+    return transactions;
+  }
+
+  public long leaseMs() {
+    return leaseMs;
   }
 
   public long maxMergeRows() {

@@ -83,6 +83,7 @@ public final class PlanExecutor {
     ShardLease lease = access.acquire(shard, false, true);
     Statement st = null;
     try {
+      access.metrics().roundTrip();
       st = call.run(lease.connection(), shard, plan.rowsFor(shard));
       Statement physical = st;
       return new ShardResultSet(st.getResultSet(), owner, () -> Closing.closeAll(List.of(physical, lease)));
@@ -97,6 +98,7 @@ public final class PlanExecutor {
     ShardLease lease = access.acquire(plan.single(), plan.write(), true);
     Statement st = null;
     try {
+      access.metrics().roundTrip();
       st = call.run(lease.connection(), plan.single(), plan.rowsFor(plan.single()));
       ResultSet rs = st.getResultSet();
       if (rs != null) {
@@ -126,6 +128,7 @@ public final class PlanExecutor {
     boolean mayPin = plan.fanout() != Fanout.DDL;
     for (int shard : plan.shards()) {
       try (ShardLease lease = access.acquire(shard, true, mayPin)) {
+        access.metrics().roundTrip();
         try (Statement st = call.run(lease.connection(), shard, plan.rowsFor(shard))) {
           long n = Math.max(0, st.getLargeUpdateCount());
           total += n;

@@ -38,8 +38,9 @@ public final class SessionState {
     return !sets.isEmpty();
   }
 
-  void applyTo(Connection c) throws SQLException {
-    if (!autoCommit) {
+  /** Replays the session; under XA the connection stays in autocommit (XA START opens the branch). */
+  void applyTo(Connection c, boolean xa) throws SQLException {
+    if (!autoCommit && !xa) {
       c.setAutoCommit(false);
     }
     if (isolation != null) {

@@ -10,4 +10,7 @@ public interface ShardAccess {
 
   /** Refuses, before anything runs, a plan the transaction mode does not allow. */
   void checkScope(List<Integer> shards, boolean write) throws SQLException;
+
+  /** Where round trips are counted. */
+  Metrics metrics();
 }

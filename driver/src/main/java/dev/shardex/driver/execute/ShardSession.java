@@ -27,6 +27,10 @@ public final class ShardSession implements ShardAccess {
   private final ShardPools.Credentials credentials;
   private final SessionState state = new SessionState();
   private final TreeMap<Integer, Connection> pinned = new TreeMap<>();
+  private Metrics metrics = Metrics.none();
+  private TransactionMode mode = TransactionMode.SINGLE;
+  private String gtrid;
+  private long transactions;
   /** In-flight marks of keys this transaction wrote: held until it commits or rolls back. */
   private final List<AutoCloseable> heldGuards = new ArrayList<>();
 
@@ -34,6 +38,18 @@ public final class ShardSession implements ShardAccess {
     this.directory = directory;
     this.pools = pools;
     this.credentials = credentials;
+  }
+
+  public void transactionMode(TransactionMode m) {
+    this.mode = m;
+  }
+
+  public void metrics(Metrics m) {
+    this.metrics = m;
+  }
+
+  public Metrics metrics() {
+    return metrics;
   }
 
   public SessionState state() {
@@ -47,7 +63,7 @@ public final class ShardSession implements ShardAccess {
 
   @Override
   public void checkScope(List<Integer> shards, boolean write) throws SQLException {
-    if (state.autoCommit || shards.isEmpty()) {
+    if (state.autoCommit || shards.isEmpty() || mode != TransactionMode.SINGLE) {
       return;
     }
     Integer current = pinned.isEmpty() ? null : pinned.firstKey();
@@ -79,10 +95,17 @@ public final class ShardSession implements ShardAccess {
     }
     c = pools.borrow(shard);
     try {
+      boolean xa = pin && !state.autoCommit && mode == TransactionMode.XA;
       if (mayPin) {
-        state.applyTo(c);
+        state.applyTo(c, xa);
       } else if (state.catalog != null) {
         c.setCatalog(state.catalog);
+      }
+      if (xa) {
+        if (gtrid == null) {
+          gtrid = XaCoordinator.gtrid(directory.clientId(), ++transactions);
+        }
+        XaCoordinator.start(c, gtrid, shardId);
       }
     } catch (SQLException e) {
       c.close();
@@ -172,17 +195,52 @@ public final class ShardSession implements ShardAccess {
       return;
     }
     try {
-      forEachPinned(c -> {
-        if (commit) {
-          c.commit();
-        } else {
-          c.rollback();
-        }
-      });
+      if (mode == TransactionMode.XA && gtrid != null) {
+        String id = gtrid;
+        gtrid = null;
+        XaCoordinator.finish(pinned, id, commit, new dev.shardex.directory.XaLog(directory.store()), directory.clientId());
+      } else if (mode == TransactionMode.BEST_EFFORT && commit && pinned.size() > 1) {
+        commitEach();
+      } else {
+        forEachPinned(c -> {
+          if (commit) {
+            c.commit();
+          } else {
+            c.rollback();
+          }
+        });
+      }
     } finally {
       releaseGuards();
+      if (mode == TransactionMode.XA) {
+        releaseAll(); // an XA branch's connection is done with once the branch ended
+      }
     }
     releaseUnlessSticky();
+  }
+
+  /** best_effort: commit shard by shard; if any fails, name the shards that committed and those that did not. */
+  private void commitEach() throws SQLException {
+    List<Integer> committed = new ArrayList<>();
+    List<Integer> failed = new ArrayList<>();
+    SQLException first = null;
+    for (Map.Entry<Integer, Connection> e : pinned.entrySet()) {
+      try {
+        e.getValue().commit();
+        committed.add(e.getKey());
+      } catch (SQLException ex) {
+        failed.add(e.getKey());
+        first = first == null ? translate(directory.shard(e.getKey()), ex) : first;
+        try {
+          e.getValue().rollback();
+        } catch (SQLException ignored) {
+          // a shard that could not commit has rolled back or is gone
+        }
+      }
+    }
+    if (first != null) {
+      throw ShardexError.BEST_EFFORT_PARTIAL.withCause(first, joined(committed), joined(failed), first.getMessage());
+    }
   }
 
   private void releaseUnlessSticky() throws SQLException {
@@ -214,7 +272,13 @@ public final class ShardSession implements ShardAccess {
   public void close() throws SQLException {
     if (!state.autoCommit) {
       try {
-        forEachPinned(Connection::rollback);
+        if (mode == TransactionMode.XA && gtrid != null) {
+          String id = gtrid;
+          gtrid = null;
+          XaCoordinator.finish(pinned, id, false, null, directory.clientId());
+        } else {
+          forEachPinned(Connection::rollback);
+        }
       } catch (SQLException ignored) {
         // closing without commit rolls back; a dead shard has rolled back already
       }

@@ -52,6 +52,8 @@ public final class ShardexConnection extends UnsupportedConnection {
     this.cluster = cluster;
     this.url = url;
     this.session = new ShardSession(cluster.directory(), cluster.pools(), cluster.config());
+    this.session.metrics(cluster.metrics());
+    this.session.transactionMode(cluster.config().transactions());
   }
 
   public Cluster cluster() {
@@ -138,6 +140,66 @@ public final class ShardexConnection extends UnsupportedConnection {
       return n.longValue();
     }
     throw ShardexError.UNSUPPORTED.exception("LIMIT/OFFSET '" + v + "' across shards", "give a whole number");
+  }
+
+  /**
+   * Multi-statement text. When every part routes to the same single shard and none is a session,
+   * transaction or DDL statement, the whole text goes in one round trip (allowMultiQueries is on
+   * for shard connections); otherwise each part is routed and run on its own, in order.
+   */
+  MultiResults runMulti(List<String> parts, String sql, Statement owner) throws SQLException {
+    Jdbc.checkOpen(closed, "connection");
+    List<RoutePlan> plans = new ArrayList<>();
+    boolean oneTrip = true;
+    Integer shard = null;
+    boolean write = false;
+    try {
+      for (String part : parts) {
+        Analysis a = cluster.templates().plain(part);
+        switch (a.template().type()) {
+          case SESSION, TRANSACTION, EXPLAIN_ROUTE, DDL -> oneTrip = false;
+          default -> { }
+        }
+        if (!oneTrip) {
+          break;
+        }
+        RoutePlan plan = planFor(a.template(), a.literals());
+        plans.add(plan);
+        write |= plan.write();
+        if (plan.fanout() != Fanout.ONE || (shard != null && shard != plan.single())) {
+          oneTrip = false;
+          break;
+        }
+        shard = plan.single();
+      }
+      if (oneTrip) {
+        session.checkScope(List.of(shard), write);
+        ShardLease lease = session.acquire(shard, write, true);
+        Statement physical = null;
+        try {
+          physical = lease.connection().createStatement();
+          session.metrics().roundTrip();
+          physical.execute(sql);
+          return MultiResults.physical(physical, lease, owner);
+        } catch (SQLException e) {
+          dev.shardex.driver.merge.Closing.closeAll(java.util.Arrays.asList(physical, lease));
+          throw lease.translate(e);
+        }
+      }
+    } finally {
+      plans.forEach(p -> session.settle(p.guards()));
+    }
+    List<Outcome> outcomes = new ArrayList<>();
+    for (String part : parts) {
+      Analysis a = cluster.templates().plain(part);
+      ShardCall call = (c, s, rows) -> {
+        Statement st = c.createStatement();
+        st.execute(rows == null ? part : dev.shardex.driver.sql.InsertSplitter.of(part).keep(rows).text());
+        return st;
+      };
+      outcomes.add(run(a.template(), a.literals(), part, call, false, owner, MergeSource.literals(a.text(), a.literals())));
+    }
+    return MultiResults.sequence(outcomes);
   }
 
   private Outcome ddl(RoutePlan plan, ShardCall call, Statement owner, String sql) throws SQLException {

@@ -20,6 +20,7 @@ public class ShardexStatement extends UnsupportedStatement {
   protected final ShardexConnection connection;
   private boolean closed;
   private Outcome current;
+  private MultiResults multi;
   private ResultSet generatedKeys;
   private int fetchSize;
   private int maxRows;
@@ -95,6 +96,13 @@ public class ShardexStatement extends UnsupportedStatement {
 
   private boolean runPlain(String sql, boolean keys) throws SQLException {
     checkOpen();
+    if (sql.indexOf(';') >= 0) {
+      List<String> parts = dev.shardex.driver.sql.SqlLexer.split(sql);
+      if (parts.size() > 1) {
+        multi = connection.runMulti(parts, sql, this);
+        return finish(multi.current());
+      }
+    }
     Analysis a = connection.cluster().templates().plain(sql);
     int flag = keys ? Statement.RETURN_GENERATED_KEYS : Statement.NO_GENERATED_KEYS;
     ShardCall call = (c, shard, rows) -> {
@@ -119,6 +127,11 @@ public class ShardexStatement extends UnsupportedStatement {
     current = null;
     if (previous != null && previous.resultSet() != null) {
       previous.resultSet().close();
+    }
+    if (multi != null) {
+      MultiResults m = multi;
+      multi = null;
+      m.close();
     }
   }
 
@@ -186,6 +199,15 @@ public class ShardexStatement extends UnsupportedStatement {
 
   @Override
   public boolean getMoreResults() throws SQLException {
+    if (multi != null) {
+      if (multi.next()) {
+        current = multi.current();
+        return current.isQuery();
+      }
+      multi = null;
+      current = null;
+      return false;
+    }
     clearCurrent();
     return false;
   }

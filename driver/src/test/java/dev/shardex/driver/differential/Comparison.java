@@ -49,9 +49,30 @@ final class Comparison {
         String what = "column " + (i + 1) + " (" + exp.labels.get(i) + ") type: oracle java.sql.Types " + e
             + ", shardex " + a;
         if (q.aggregates().contains(i)) {
-          notes.add("aggregate " + what);
+          notes.add("aggregate type: oracle " + e + ", shardex " + a + " | " + what);
         } else {
           wrongMetadata.add(what);
+        }
+      }
+    }
+    for (Map.Entry<String, List<Object>> e : exp.details.entrySet()) {
+      String attribute = e.getKey();
+      for (int i = 0; i < exp.columns(); i++) {
+        Object ev = e.getValue().get(i);
+        Object av = act.details.get(attribute).get(i);
+        if (Objects.equals(ev, av)) {
+          continue;
+        }
+        String where = "column " + (i + 1) + " (" + exp.labels.get(i) + ")";
+        if (q.aggregates().contains(i)) {
+          // Grouped in the summary by the text before " | ".
+          String what = attribute.equals("getColumnName")
+              ? (Objects.equals(ev, exp.labels.get(i)) ? "oracle: its label" : "oracle: '" + ev + "'")
+                  + (Objects.equals(av, act.labels.get(i)) ? ", shardex: its label" : ", shardex: another name")
+              : attribute.equals("getColumnDisplaySize") ? "differs" : "oracle " + ev + ", shardex " + av;
+          notes.add("aggregate " + attribute + " " + what + " | " + where + ": oracle " + ev + ", shardex " + av);
+        } else {
+          wrongMetadata.add(where + " " + attribute + ": oracle " + ev + ", shardex " + av);
         }
       }
     }
@@ -59,7 +80,48 @@ final class Comparison {
     if (wrongRows.isEmpty()) {
       noteScales(exp, act);
       compareValueClasses(q, exp, act);
+      compareStrings(q, exp, act);
     }
+  }
+
+  /**
+   * getString of every cell, rows paired by their normalised value (the rows are known to be equal
+   * as multisets): a DECIMAL rendered with another scale is a note, any other difference is wrong.
+   */
+  private void compareStrings(GeneratedQuery q, ResultSnapshot exp, ResultSnapshot act) {
+    List<Integer> ei = sortedByKey(exp, q.folded());
+    List<Integer> ai = sortedByKey(act, q.folded());
+    for (int k = 0; k < ei.size() && k < ai.size(); k++) {
+      List<String> es = exp.strings.get(ei.get(k));
+      List<String> as = act.strings.get(ai.get(k));
+      for (int c = 0; c < es.size(); c++) {
+        if (q.folded().contains(c) || Objects.equals(es.get(c), as.get(c))) {
+          continue;
+        }
+        Object value = exp.rows.get(ei.get(k)).get(c);
+        String what = "column " + (c + 1) + " (" + exp.labels.get(c) + ") getString: oracle '" + es.get(c)
+            + "', shardex '" + as.get(c) + "'";
+        if (value instanceof Number && es.get(c) != null && as.get(c) != null
+            && new BigDecimal(es.get(c)).compareTo(new BigDecimal(as.get(c))) == 0) {
+          notes.add("getString of an equal number: oracle '" + es.get(c).replaceAll("\\d", "9") + "', shardex '"
+              + as.get(c).replaceAll("\\d", "9") + "' | " + what);
+        } else {
+          wrongRows.add(what + " in row " + ResultSnapshot.show(exp.rows.get(ei.get(k))));
+        }
+        return;
+      }
+    }
+  }
+
+  private static List<Integer> sortedByKey(ResultSnapshot s, Set<Integer> folded) {
+    List<Integer> idx = new ArrayList<>();
+    List<String> keys = new ArrayList<>();
+    for (int i = 0; i < s.rows.size(); i++) {
+      idx.add(i);
+      keys.add(ResultSnapshot.rowKey(s.rows.get(i), folded));
+    }
+    idx.sort((a, b) -> keys.get(a).compareTo(keys.get(b)));
+    return idx;
   }
 
   /** The Java class getObject returns, per column (first non-NULL value), must be the oracle's. */
@@ -71,7 +133,7 @@ final class Comparison {
         String what = "column " + (c + 1) + " (" + exp.labels.get(c) + ") getObject class: oracle " + e.getName()
             + ", shardex " + a.getName();
         if (q.aggregates().contains(c)) {
-          notes.add("aggregate " + what);
+          notes.add("aggregate getObject class: oracle " + e.getName() + ", shardex " + a.getName() + " | " + what);
         } else {
           wrongMetadata.add(what);
         }
@@ -217,7 +279,8 @@ final class Comparison {
       Set<Integer> es = scales(exp.rows, c);
       Set<Integer> as = scales(act.rows, c);
       if (!es.isEmpty() && !as.isEmpty() && !Objects.equals(es, as)) {
-        notes.add("column " + (c + 1) + " (" + exp.labels.get(c) + ") DECIMAL scale: oracle " + es + ", shardex " + as);
+        notes.add("DECIMAL value scale: oracle " + es + ", shardex " + as + " | column " + (c + 1) + " ("
+            + exp.labels.get(c) + ")");
       }
     }
   }

@@ -337,7 +337,7 @@ class DifferentialTest {
         c[1 + o.status().ordinal()]++;
       }
       for (String n : o.notes()) {
-        notes.merge(n, 1, Integer::sum);
+        notes.merge(n.contains(" | ") ? n.substring(0, n.indexOf(" | ")) : n, 1, Integer::sum);
       }
     }
     StringBuilder sb = new StringBuilder();
@@ -357,8 +357,8 @@ class DifferentialTest {
         c[1 + Status.EQUAL.ordinal()], c[1 + Status.REFUSED.ordinal()], c[1 + Status.WRONG_ROWS.ordinal()],
         c[1 + Status.WRONG_METADATA.ordinal()], c[1 + Status.UNNAMED_ERROR.ordinal()])));
     if (!notes.isEmpty()) {
-      sb.append("---- notes (equal in value, different in form; not failures):\n");
-      notes.forEach((n, k) -> sb.append("  ").append(k).append(" x ").append(n).append("\n"));
+      sb.append("---- notes (equal in value, different in form; not failures; per query in the report):\n");
+      notes.forEach((n, k) -> sb.append(String.format(Locale.ROOT, "  %4d x %s%n", k, n)));
     }
     for (Status s : List.of(Status.WRONG_ROWS, Status.WRONG_METADATA, Status.UNNAMED_ERROR, Status.ORACLE_ERROR)) {
       List<Outcome> bad = outcomes.stream().filter(o -> o.status() == s).toList();

@@ -14,7 +14,9 @@ import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
+import java.util.LinkedHashMap;
 import java.util.Locale;
+import java.util.Map;
 
 /** A whole result set read into memory: column metadata and every row's {@code getObject} values. */
 final class ResultSnapshot {
@@ -22,7 +24,11 @@ final class ResultSnapshot {
   final List<Integer> types = new ArrayList<>();
   final List<String> typeNames = new ArrayList<>();
   final List<String> classNames = new ArrayList<>();
+  /** Further metadata per column, by attribute: getColumnName, getPrecision, getScale, isNullable, getColumnDisplaySize. */
+  final Map<String, List<Object>> details = new LinkedHashMap<>();
   final List<List<Object>> rows = new ArrayList<>();
+  /** Every cell as getString returns it, row by row. */
+  final List<List<String>> strings = new ArrayList<>();
 
   static ResultSnapshot read(ResultSet rs) throws SQLException {
     ResultSnapshot s = new ResultSnapshot();
@@ -33,13 +39,21 @@ final class ResultSnapshot {
       s.types.add(md.getColumnType(i));
       s.typeNames.add(md.getColumnTypeName(i));
       s.classNames.add(md.getColumnClassName(i));
+      s.details.computeIfAbsent("getColumnName", k -> new ArrayList<>()).add(md.getColumnName(i));
+      s.details.computeIfAbsent("getPrecision", k -> new ArrayList<>()).add(md.getPrecision(i));
+      s.details.computeIfAbsent("getScale", k -> new ArrayList<>()).add(md.getScale(i));
+      s.details.computeIfAbsent("isNullable", k -> new ArrayList<>()).add(md.isNullable(i));
+      s.details.computeIfAbsent("getColumnDisplaySize", k -> new ArrayList<>()).add(md.getColumnDisplaySize(i));
     }
     while (rs.next()) {
       List<Object> row = new ArrayList<>(n);
+      List<String> text = new ArrayList<>(n);
       for (int i = 1; i <= n; i++) {
         row.add(rs.getObject(i));
+        text.add(rs.getString(i));
       }
       s.rows.add(Collections.unmodifiableList(row));
+      s.strings.add(Collections.unmodifiableList(text));
     }
     return s;
   }

@@ -1,0 +1,22 @@
+package dev.shardex.driver.execute;
+
+import java.util.concurrent.atomic.LongAdder;
+
+/** Counters a driver instance keeps about itself; cheap enough for the hot path. */
+public final class Metrics {
+  private static final Metrics NONE = new Metrics();
+  private final LongAdder roundTrips = new LongAdder();
+
+  /** One statement (or multi-statement text, or batch) sent to a shard: one network round trip. */
+  public void roundTrip() {
+    roundTrips.increment();
+  }
+
+  public long roundTrips() {
+    return roundTrips.sum();
+  }
+
+  public static Metrics none() {
+    return NONE;
+  }
+}

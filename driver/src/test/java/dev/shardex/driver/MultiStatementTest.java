@@ -1,0 +1,67 @@
+package dev.shardex.driver;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.shardex.directory.KeySpace;
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.Statement;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/** Facebook's "non-stored procedures": a same-shard multi-statement text costs one round trip. */
+class MultiStatementTest {
+  @BeforeAll
+  static void schema() throws Exception {
+    TestCluster.run("/* shardex:sharded key=user_id */ CREATE TABLE IF NOT EXISTS ms_rows (user_id BIGINT, n INT)",
+        "INSERT INTO ms_rows (user_id, n) VALUES (81001, 0)", "INSERT INTO ms_rows (user_id, n) VALUES (81002, 0)");
+  }
+
+  @Test
+  void sameShardTextGoesAsOneRoundTripWithConnectorJResults() throws Exception {
+    try (Connection c = TestCluster.connect(); Statement s = c.createStatement()) {
+      var metrics = TestCluster.cluster(c).metrics();
+      long before = metrics.roundTrips();
+      boolean query = s.execute("UPDATE ms_rows SET n = n + 1 WHERE user_id = 81001; "
+          + "INSERT INTO ms_rows (user_id, n) VALUES (81001, 7); SELECT SUM(n) FROM ms_rows WHERE user_id = 81001");
+      assertEquals(before + 1, metrics.roundTrips(), "one round trip for three statements");
+      assertFalse(query);
+      assertEquals(1, s.getUpdateCount());
+      assertFalse(s.getMoreResults());
+      assertEquals(1, s.getUpdateCount());
+      assertTrue(s.getMoreResults());
+      try (ResultSet rs = s.getResultSet()) {
+        rs.next();
+        assertTrue(rs.getLong(1) >= 8);
+      }
+      assertFalse(s.getMoreResults());
+      assertEquals(-1, s.getUpdateCount());
+    }
+  }
+
+  @Test
+  void partsOnDifferentShardsRunOneByOneInOrder() throws Exception {
+    try (Connection c = TestCluster.connect(); Statement s = c.createStatement()) {
+      var store = TestCluster.cluster(c).directory().store();
+      long other = -1;
+      for (long u = 81002; u < 81100; u++) {
+        s.executeUpdate("INSERT INTO ms_rows (user_id, n) VALUES (" + u + ", 0)");
+        if (store.lookup(KeySpace.DEFAULT, Long.toString(u)).shardId() != store.lookup(KeySpace.DEFAULT, "81001").shardId()) {
+          other = u;
+          break;
+        }
+      }
+      assertTrue(other > 0);
+      assertTrue(s.execute("SELECT COUNT(*) FROM ms_rows WHERE user_id = 81001; DELETE FROM ms_rows WHERE user_id = " + other));
+      try (ResultSet rs = s.getResultSet()) {
+        assertTrue(rs.next());
+      }
+      assertFalse(s.getMoreResults());
+      assertTrue(s.getUpdateCount() >= 1, "the DELETE on the other shard ran after the SELECT");
+      assertFalse(s.getMoreResults());
+      assertEquals(-1, s.getUpdateCount());
+    }
+  }
+}

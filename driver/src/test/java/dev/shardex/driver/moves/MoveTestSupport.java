@@ -1,0 +1,121 @@
+package dev.shardex.driver.moves;
+
+import com.zaxxer.hikari.HikariConfig;
+import com.zaxxer.hikari.HikariDataSource;
+import dev.shardex.directory.DirectoryStore;
+import dev.shardex.directory.move.ShardConnector;
+import dev.shardex.sandbox.SandboxCluster;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.Arrays;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.LongAdder;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/** Helpers of the move tests that go through the real driver: the directory store, error ids, figures. */
+final class MoveTestSupport {
+  private static final Pattern ERROR_ID = Pattern.compile("SHX\\d{4}");
+
+  private MoveTestSupport() {}
+
+  /** A pool on a sandbox's directory database, as the directory module's tests build it. */
+  static HikariDataSource directoryPool(SandboxCluster sandbox, String poolName, int size) {
+    HikariConfig config = new HikariConfig();
+    config.setJdbcUrl(sandbox.directoryUrl());
+    config.setUsername(sandbox.user());
+    config.setPassword(sandbox.password());
+    config.addDataSourceProperty("sslMode", "DISABLED");
+    config.addDataSourceProperty("allowPublicKeyRetrieval", "true");
+    config.setMaximumPoolSize(size);
+    config.setPoolName(poolName);
+    return new HikariDataSource(config);
+  }
+
+  static DirectoryStore store(HikariDataSource pool) {
+    return new DirectoryStore(pool);
+  }
+
+  static ShardConnector connector(SandboxCluster sandbox) {
+    return sandbox::connectShard;
+  }
+
+  /** The Shardex error id of a failure (SHX1408, ...), else its SQLState and vendor code. */
+  static String errorId(Throwable t) {
+    for (Throwable c = t; c != null; c = c.getCause()) {
+      if (c.getMessage() != null) {
+        Matcher m = ERROR_ID.matcher(c.getMessage());
+        if (m.find()) {
+          return m.group();
+        }
+      }
+    }
+    if (t instanceof SQLException e) {
+      return "SQLState " + e.getSQLState() + "/" + e.getErrorCode();
+    }
+    return t.getClass().getSimpleName();
+  }
+
+  /** A first line of a message, for reports. */
+  static String firstLine(Throwable t) {
+    String m = String.valueOf(t.getMessage());
+    int nl = m.indexOf('\n');
+    return nl < 0 ? m : m.substring(0, nl);
+  }
+
+  static void onShard(SandboxCluster sandbox, int shard, String... sql) throws SQLException {
+    try (Connection c = sandbox.connectShard(shard); Statement s = c.createStatement()) {
+      for (String q : sql) {
+        s.execute(q);
+      }
+    }
+  }
+
+  /** A counter per label (error ids, move outcomes), printed sorted. */
+  static final class Tally {
+    private final Map<String, LongAdder> counts = new ConcurrentHashMap<>();
+
+    void add(String label) {
+      counts.computeIfAbsent(label, k -> new LongAdder()).increment();
+    }
+
+    long total() {
+      return counts.values().stream().mapToLong(LongAdder::sum).sum();
+    }
+
+    long get(String label) {
+      LongAdder a = counts.get(label);
+      return a == null ? 0 : a.sum();
+    }
+
+    @Override
+    public String toString() {
+      Map<String, Long> sorted = new TreeMap<>();
+      counts.forEach((k, v) -> sorted.put(k, v.sum()));
+      return sorted.isEmpty() ? "none" : sorted.toString();
+    }
+  }
+
+  /** Nearest-rank percentile of sorted values (p in 0..100). */
+  static long percentile(long[] sorted, double p) {
+    if (sorted.length == 0) {
+      return 0;
+    }
+    int rank = (int) Math.ceil(p / 100.0 * sorted.length);
+    return sorted[Math.max(0, Math.min(sorted.length - 1, rank - 1))];
+  }
+
+  static String latencySummary(long[] micros) {
+    long[] sorted = micros.clone();
+    Arrays.sort(sorted);
+    if (sorted.length == 0) {
+      return "n=0";
+    }
+    return String.format("n=%d p50=%.1f ms p90=%.1f ms p99=%.1f ms max=%.1f ms", sorted.length,
+        percentile(sorted, 50) / 1000.0, percentile(sorted, 90) / 1000.0, percentile(sorted, 99) / 1000.0,
+        sorted[sorted.length - 1] / 1000.0);
+  }
+}
