@@ -40,6 +40,9 @@ public final class Directory implements AutoCloseable {
   private final Cache<String, Optional<TableDef>> tables;
   private final Cache<String, Optional<KeySpace>> keySpaces;
   private volatile TreeMap<Integer, Shard> shards;
+  private final SequenceStore sequences;
+  private final Cache<String, Optional<String>> sequenceColumns = Caffeine.newBuilder().maximumSize(100_000).build();
+  private final Map<String, long[]> blocks = new ConcurrentHashMap<>();
   private final InFlightWrites inFlight = new InFlightWrites();
   /** Bumped before every key invalidation: a lookup that raced with one must not re-cache its answer. */
   private final java.util.concurrent.atomic.AtomicLong keyEpoch = new java.util.concurrent.atomic.AtomicLong();
@@ -63,6 +66,7 @@ public final class Directory implements AutoCloseable {
     this.clientId = clientName + "-" + UUID.randomUUID().toString().substring(0, 8);
     this.lease = new Lease(options.ticker(), options.leaseMs(), displayUrl);
     this.tables = Caffeine.newBuilder().maximumSize(100_000).build();
+    this.sequences = new SequenceStore(store);
     this.keySpaces = Caffeine.newBuilder().maximumSize(10_000).build();
     long start = store.lastChange();
     this.shards = loadShards();
@@ -182,6 +186,41 @@ public final class Directory implements AutoCloseable {
   public void undeclare(String name) throws SQLException {
     store.dropTable(TableDef.normalise(name));
     tables.invalidate(TableDef.normalise(name));
+  }
+
+  // ---- sequences ------------------------------------------------------------------------------
+
+  /** The column INSERTs into this table get filled from a sequence when they omit it, or null. */
+  public String sequenceColumn(String table) throws SQLException {
+    String key = TableDef.normalise(table);
+    Optional<String> cached = sequenceColumns.getIfPresent(key);
+    if (cached == null) {
+      cached = Optional.ofNullable(sequences.column(key));
+      sequenceColumns.put(key, cached);
+    }
+    return cached.orElse(null);
+  }
+
+  public void declareSequence(String table, String column) throws SQLException {
+    sequences.declareColumn(table, column);
+    sequenceColumns.invalidate(TableDef.normalise(table));
+  }
+
+  /** The next {@code n} ids of a sequence, from this instance's current block (a new block when it runs out). */
+  public long[] nextIds(String sequence, int n, int blockSize) throws SQLException {
+    long[] ids = new long[n];
+    long[] block = blocks.computeIfAbsent(sequence, k -> new long[] {0, 0}); // {next, end}
+    synchronized (block) {
+      for (int i = 0; i < n; i++) {
+        if (block[0] >= block[1]) {
+          int size = Math.max(blockSize, n - i);
+          block[0] = sequences.nextBlock(sequence, size);
+          block[1] = block[0] + size;
+        }
+        ids[i] = block[0]++;
+      }
+    }
+    return ids;
   }
 
   // ---- keys -----------------------------------------------------------------------------------
@@ -320,7 +359,10 @@ public final class Directory implements AutoCloseable {
           }
         }
       }
-      case TABLE -> tables.invalidate(change.ref());
+      case TABLE -> {
+        tables.invalidate(change.ref());
+        sequenceColumns.invalidate(change.ref());
+      }
       case KEYSPACE -> keySpaces.invalidate(change.keySpace());
       case SHARD -> {
         try {

@@ -95,6 +95,11 @@ public final class DirectorySchema {
         decided_at TIMESTAMP(6) NOT NULL DEFAULT CURRENT_TIMESTAMP(6)
       ) ENGINE=InnoDB""",
       """
+      CREATE TABLE IF NOT EXISTS sequence_columns (
+        table_name VARCHAR(128) NOT NULL PRIMARY KEY,
+        column_name VARCHAR(128) NOT NULL
+      ) ENGINE=InnoDB""",
+      """
       CREATE TABLE IF NOT EXISTS sequences (
         name VARCHAR(128) NOT NULL PRIMARY KEY,
         next_value BIGINT NOT NULL

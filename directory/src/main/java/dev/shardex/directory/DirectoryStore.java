@@ -466,7 +466,21 @@ public final class DirectoryStore {
     T map(ResultSet rs) throws SQLException;
   }
 
+  /** Runs the work in one transaction, retried (up to 3 times) when MySQL picks it as a deadlock victim. */
   public <T> T inTransaction(Work<T> work) throws SQLException {
+    for (int attempt = 1; ; attempt++) {
+      try {
+        return inTransactionOnce(work);
+      } catch (SQLException e) {
+        boolean deadlock = "40001".equals(e.getSQLState()) || e.getErrorCode() == 1213;
+        if (!deadlock || attempt >= 3) {
+          throw e;
+        }
+      }
+    }
+  }
+
+  private <T> T inTransactionOnce(Work<T> work) throws SQLException {
     try (Connection c = dataSource.getConnection()) {
       c.setAutoCommit(false);
       try {

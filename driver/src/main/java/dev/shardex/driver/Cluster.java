@@ -157,7 +157,7 @@ public final class Cluster implements AutoCloseable {
   }
 
   public RouteContext routeContext(Integer preferredShard) {
-    return new RouteContext(directory, config.hints, config.scatterWrites, preferredShard, false);
+    return new RouteContext(directory, config.hints, config.scatterWrites, preferredShard, false, config.sequenceBlock);
   }
 
   @Override

@@ -35,6 +35,7 @@ public final class ShardexConfig implements ShardPools.Credentials {
   final long connectTimeoutMs;
   final String instance;
   final long maxMergeRows;
+  final int sequenceBlock;
   final dev.shardex.driver.execute.TransactionMode transactions;
   final int fanoutThreads;
   final boolean autoPoll;
@@ -112,6 +113,7 @@ public final class ShardexConfig implements ShardPools.Credentials {
     }
     this.autoPoll = ShardexProperty.AUTO_POLL.getBoolean(props);
     this.maxMergeRows = ShardexProperty.MAX_MERGE_ROWS.getLong(props);
+    this.sequenceBlock = (int) Math.min(1_000_000, ShardexProperty.SEQUENCE_BLOCK.getLong(props));
     this.fanoutThreads = (int) Math.min(256, ShardexProperty.FANOUT_THREADS.getLong(props));
     if (pollMs >= leaseMs) {
       throw ShardexError.BAD_OPTION.exception("shardex.pollMs", pollMs, "must be smaller than shardex.leaseMs (" + leaseMs + ")");

@@ -30,6 +30,8 @@ public enum ShardexProperty {
       "Most rows a cross-shard merge may read (grouped, DISTINCT, LIMIT n OFFSET m pulls n+m per shard); more is refused."),
   FANOUT_THREADS("shardex.fanoutThreads", "8",
       "Threads (per driver instance) that run a statement's shards in parallel; when all are busy the caller runs the next shard itself."),
+  SEQUENCE_BLOCK("shardex.sequenceBlock", "1000",
+      "How many ids of a sequence-filled column a driver instance reserves from the directory at a time."),
   AUTO_POLL("shardex.autoPoll", "true",
       "Poll the directory in the background. Off only for tests that poll by hand; with it off the lease lapses unless they do.",
       "true", "false"),

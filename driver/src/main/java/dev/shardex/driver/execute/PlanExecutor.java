@@ -84,7 +84,7 @@ public final class PlanExecutor {
     Statement st = null;
     try {
       access.metrics().roundTrip();
-      st = call.run(lease.connection(), shard, plan.rowsFor(shard));
+      st = call.run(lease.connection(), shard, plan);
       Statement physical = st;
       return new ShardResultSet(st.getResultSet(), owner, () -> Closing.closeAll(List.of(physical, lease)));
     } catch (SQLException e) {
@@ -99,7 +99,7 @@ public final class PlanExecutor {
     Statement st = null;
     try {
       access.metrics().roundTrip();
-      st = call.run(lease.connection(), plan.single(), plan.rowsFor(plan.single()));
+      st = call.run(lease.connection(), plan.single(), plan);
       ResultSet rs = st.getResultSet();
       if (rs != null) {
         Statement physical = st;
@@ -129,7 +129,7 @@ public final class PlanExecutor {
     for (int shard : plan.shards()) {
       try (ShardLease lease = access.acquire(shard, true, mayPin)) {
         access.metrics().roundTrip();
-        try (Statement st = call.run(lease.connection(), shard, plan.rowsFor(shard))) {
+        try (Statement st = call.run(lease.connection(), shard, plan)) {
           long n = Math.max(0, st.getLargeUpdateCount());
           total += n;
           first = first < 0 ? n : first;

@@ -6,9 +6,10 @@ import java.sql.Statement;
 
 /**
  * Creates and executes the physical statement on one shard's connection; returns it, executed.
- * {@code rows} is null for the whole statement, or the rows of a split INSERT this shard gets.
+ * The plan says what text this shard gets ({@code plan.sqlFor(sql, shard)}): the statement, or a
+ * split INSERT's share of rows, with sequence-filled ids added.
  */
 @FunctionalInterface
 public interface ShardCall {
-  Statement run(Connection connection, int shard, int[] rows) throws SQLException;
+  Statement run(Connection connection, int shard, dev.shardex.driver.route.RoutePlan plan) throws SQLException;
 }

@@ -5,7 +5,6 @@ import dev.shardex.driver.execute.ShardLease;
 import dev.shardex.driver.route.Fanout;
 import dev.shardex.driver.route.RoutePlan;
 import dev.shardex.driver.sql.Analysis;
-import dev.shardex.driver.sql.InsertSplitter;
 import dev.shardex.driver.sql.RouteTemplate;
 import dev.shardex.driver.sql.ShardSql;
 import java.sql.BatchUpdateException;
@@ -68,8 +67,7 @@ final class BatchRunner {
   private static void addParts(Map<Integer, List<Part>> perShard, RoutePlan plan, int index, String sql, Parameters p)
       throws SQLException {
     for (int shard : plan.shards()) {
-      int[] rows = plan.rowsFor(shard);
-      ShardSql q = rows == null ? ShardSql.whole(sql) : InsertSplitter.of(sql).keep(rows);
+      ShardSql q = plan.sqlFor(sql, shard);
       perShard.computeIfAbsent(shard, k -> new ArrayList<>()).add(new Part(index, q, p));
     }
   }

@@ -87,13 +87,23 @@ public final class ShardexConnection extends UnsupportedConnection {
             return merged(plan, values, merge, owner);
           }
           if (plan.fanout() != Fanout.DDL) {
-            return PlanExecutor.execute(plan, session, call, keys, owner, t.type().name(), cluster.fanout());
+            Outcome out = PlanExecutor.execute(plan, session, call, keys, owner, t.type().name(), cluster.fanout());
+            return plan.fill() != null && keys ? filledKeys(out, plan.fill()) : out;
           }
-          return ddl(plan, call, owner, sql);
+          return ddl(plan, call, owner, sql, t);
         } finally {
           session.settle(plan.guards());
         }
     }
+  }
+
+  /** getGeneratedKeys after an INSERT whose sequence-filled column Shardex filled: those ids. */
+  private static Outcome filledKeys(Outcome out, RoutePlan.Fill fill) throws SQLException {
+    List<Object[]> rows = new ArrayList<>();
+    for (long id : fill.ids()) {
+      rows.add(new Object[] {id});
+    }
+    return Outcome.count(out.updateCount(), InMemoryResults.of(List.of("GENERATED_KEY"), List.of(Types.BIGINT), rows));
   }
 
   /** A SELECT on several shards that the merge stage combines: rewrite, run in parallel, merge. */
@@ -101,7 +111,7 @@ public final class ShardexConnection extends UnsupportedConnection {
     String shards = Router.join(plan.shards());
     MergeSpec spec = cluster.templates().merge(merge.text(), shards);
     String text = shardText(spec, values, shards);
-    ShardCall call = (c, shard, rows) -> {
+    ShardCall call = (c, shard, p) -> {
       PreparedStatement ps = c.prepareStatement(text);
       try {
         merge.binder().bind(ps, spec.params());
@@ -192,9 +202,9 @@ public final class ShardexConnection extends UnsupportedConnection {
     List<Outcome> outcomes = new ArrayList<>();
     for (String part : parts) {
       Analysis a = cluster.templates().plain(part);
-      ShardCall call = (c, s, rows) -> {
+      ShardCall call = (c, s, plan) -> {
         Statement st = c.createStatement();
-        st.execute(rows == null ? part : dev.shardex.driver.sql.InsertSplitter.of(part).keep(rows).text());
+        st.execute(plan.sqlFor(part, s).text());
         return st;
       };
       outcomes.add(run(a.template(), a.literals(), part, call, false, owner, MergeSource.literals(a.text(), a.literals())));
@@ -202,7 +212,7 @@ public final class ShardexConnection extends UnsupportedConnection {
     return MultiResults.sequence(outcomes);
   }
 
-  private Outcome ddl(RoutePlan plan, ShardCall call, Statement owner, String sql) throws SQLException {
+  private Outcome ddl(RoutePlan plan, ShardCall call, Statement owner, String sql, RouteTemplate t) throws SQLException {
     Outcome out;
     try {
       out = PlanExecutor.execute(plan, session, call, false, owner, "DDL '" + abbreviate(sql) + "'", cluster.fanout());
@@ -213,6 +223,10 @@ public final class ShardexConnection extends UnsupportedConnection {
       throw e;
     }
     recordDeclaration(plan);
+    var declaration = t.hints().declaration();
+    if (plan.declare() != null && declaration != null && declaration.sequenceColumn() != null) {
+      cluster.directory().declareSequence(plan.declare().name(), declaration.sequenceColumn());
+    }
     for (String dropped : plan.undeclare()) {
       cluster.directory().undeclare(dropped);
     }
@@ -277,8 +291,7 @@ public final class ShardexConnection extends UnsupportedConnection {
             rows.add(new Object[] {shard, merged});
             continue;
           }
-          int[] share = plan.rowsFor(shard);
-          rows.add(new Object[] {shard, share == null ? inner : dev.shardex.driver.sql.InsertSplitter.of(inner).keep(share).text()});
+          rows.add(new Object[] {shard, plan.sqlFor(inner, shard).text()});
         }
       }
     }

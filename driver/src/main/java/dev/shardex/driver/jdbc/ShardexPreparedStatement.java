@@ -1,7 +1,6 @@
 package dev.shardex.driver.jdbc;
 
 import dev.shardex.driver.execute.ShardCall;
-import dev.shardex.driver.sql.InsertSplitter;
 import dev.shardex.driver.sql.RouteTemplate;
 import dev.shardex.driver.sql.ShardSql;
 import java.sql.PreparedStatement;
@@ -54,9 +53,6 @@ public final class ShardexPreparedStatement extends UnsupportedPreparedStatement
     return wantKeys ? c.prepareStatement(q.text(), Statement.RETURN_GENERATED_KEYS) : c.prepareStatement(q.text());
   }
 
-  ShardSql shardSql(int[] rows) throws SQLException {
-    return rows == null ? ShardSql.whole(sql) : InsertSplitter.of(sql).keep(rows);
-  }
 
   void bind(PreparedStatement ps, Parameters bound, ShardSql q) throws SQLException {
     if (q.params() == null) {
@@ -70,8 +66,8 @@ public final class ShardexPreparedStatement extends UnsupportedPreparedStatement
   public boolean execute() throws SQLException {
     checkOpen();
     Parameters bound = parameters;
-    ShardCall call = (c, shard, rows) -> {
-      ShardSql q = shardSql(rows);
+    ShardCall call = (c, shard, plan) -> {
+      ShardSql q = plan.sqlFor(sql, shard);
       PreparedStatement ps = prepare(c, q);
       try {
         configure(ps);

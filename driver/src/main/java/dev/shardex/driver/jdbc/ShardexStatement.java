@@ -3,7 +3,6 @@ package dev.shardex.driver.jdbc;
 import dev.shardex.driver.execute.Outcome;
 import dev.shardex.driver.execute.ShardCall;
 import dev.shardex.driver.sql.Analysis;
-import dev.shardex.driver.sql.InsertSplitter;
 import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -105,10 +104,10 @@ public class ShardexStatement extends UnsupportedStatement {
     }
     Analysis a = connection.cluster().templates().plain(sql);
     int flag = keys ? Statement.RETURN_GENERATED_KEYS : Statement.NO_GENERATED_KEYS;
-    ShardCall call = (c, shard, rows) -> {
+    ShardCall call = (c, shard, plan) -> {
       Statement s = c.createStatement();
       configure(s);
-      s.execute(rows == null ? sql : InsertSplitter.of(sql).keep(rows).text(), flag);
+      s.execute(plan.sqlFor(sql, shard).text(), flag);
       return s;
     };
     return finish(connection.run(a.template(), a.literals(), sql, call, keys, this,

@@ -10,16 +10,16 @@ import dev.shardex.directory.Directory;
  */
 public record RouteContext(
     Directory directory, boolean hintsEnabled, boolean scatterWrites, Integer preferredShard, boolean dryRun,
-    java.util.List<AutoCloseable> guards) {
+    java.util.List<AutoCloseable> guards, int sequenceBlock) {
 
   public RouteContext(Directory directory, boolean hintsEnabled, boolean scatterWrites, Integer preferredShard,
-      boolean dryRun) {
-    this(directory, hintsEnabled, scatterWrites, preferredShard, dryRun, new java.util.ArrayList<>());
+      boolean dryRun, int sequenceBlock) {
+    this(directory, hintsEnabled, scatterWrites, preferredShard, dryRun, new java.util.ArrayList<>(), sequenceBlock);
   }
 
   /** The same context for EXPLAIN ROUTE: nothing is placed in the directory, no key is guarded. */
   public RouteContext explaining() {
-    return new RouteContext(directory, hintsEnabled, scatterWrites, preferredShard, true, guards);
+    return new RouteContext(directory, hintsEnabled, scatterWrites, preferredShard, true, guards, sequenceBlock);
   }
 
   /** How a write routes a key: place new keys (INSERT), only existing ones (UPDATE/DELETE), or predict. */

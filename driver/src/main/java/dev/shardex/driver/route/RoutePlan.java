@@ -11,16 +11,34 @@ import java.util.List;
  */
 public record RoutePlan(
     Fanout fanout, List<Integer> shards, boolean write, TableDef declare, List<String> undeclare,
-    List<AutoCloseable> guards, java.util.Map<Integer, int[]> rows) {
+    List<AutoCloseable> guards, java.util.Map<Integer, int[]> rows, Fill fill) {
+
+  /** A sequence-filled column an INSERT omitted: the column and each row's new id. */
+  public record Fill(String column, long[] ids) {}
 
   public RoutePlan(Fanout fanout, List<Integer> shards, boolean write, TableDef declare, List<String> undeclare) {
-    this(fanout, shards, write, declare, undeclare, List.of(), null);
+    this(fanout, shards, write, declare, undeclare, List.of(), null, null);
+  }
+
+  /** The same plan with the ids a sequence-filled column gets. */
+  public RoutePlan withFill(Fill f) {
+    return new RoutePlan(fanout, shards, write, declare, undeclare, guards, rows, f);
+  }
+
+  /** The text and parameters this shard gets: the statement, a split INSERT's share, plus filled ids. */
+  public dev.shardex.driver.sql.ShardSql sqlFor(String sql, int shard) throws java.sql.SQLException {
+    int[] share = rowsFor(shard);
+    if (share == null && fill == null) {
+      return dev.shardex.driver.sql.ShardSql.whole(sql);
+    }
+    return dev.shardex.driver.sql.InsertSplitter.of(sql).rewrite(share, fill == null ? null : fill.column(),
+        fill == null ? null : fill.ids());
   }
 
   /** A multi-row INSERT split by owner: each shard gets only its rows (0-based, ascending). */
   public static RoutePlan split(java.util.Map<Integer, int[]> rowsPerShard) {
     return new RoutePlan(Fanout.SUM, List.copyOf(rowsPerShard.keySet()), true, null, List.of(), List.of(),
-        java.util.Map.copyOf(rowsPerShard));
+        java.util.Map.copyOf(rowsPerShard), null);
   }
 
   /** The rows of a split INSERT this shard gets, or null when it gets the whole statement. */
@@ -41,7 +59,7 @@ public record RoutePlan(
 
   /** The plan holding the in-flight guards of the keys it writes; the executor's caller releases them. */
   public RoutePlan withGuards(List<AutoCloseable> held) {
-    return new RoutePlan(fanout, shards, write, declare, undeclare, List.copyOf(held), rows);
+    return new RoutePlan(fanout, shards, write, declare, undeclare, List.copyOf(held), rows, fill);
   }
 
   public int single() {

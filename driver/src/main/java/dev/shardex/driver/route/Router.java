@@ -166,6 +166,29 @@ public final class Router {
   // ---- INSERT / REPLACE -----------------------------------------------------------------------------
 
   private static RoutePlan insert(RouteTemplate t, Object[] values, RouteContext ctx) throws SQLException {
+    RoutePlan.Fill fill = fill(t, ctx);
+    RoutePlan plan = insertRoute(t, values, ctx, fill);
+    return fill == null ? plan : plan.withFill(fill);
+  }
+
+  /**
+   * The ids a sequence-filled column gets when the INSERT omits it (one per row, from this
+   * instance's block), or null. EXPLAIN ROUTE shows ids too: the block they came from is spent.
+   */
+  private static RoutePlan.Fill fill(RouteTemplate t, RouteContext ctx) throws SQLException {
+    if (t.targetTable() == null || t.insertSelect() || t.insertColumns().isEmpty() || t.insertRows().isEmpty()) {
+      return null;
+    }
+    String column = ctx.directory().sequenceColumn(t.targetTable().name());
+    if (column == null || t.insertColumns().contains(column)) {
+      return null;
+    }
+    String sequence = t.targetTable().name() + "." + column;
+    return new RoutePlan.Fill(column, ctx.directory().nextIds(sequence, t.insertRows().size(), ctx.sequenceBlock()));
+  }
+
+  private static RoutePlan insertRoute(RouteTemplate t, Object[] values, RouteContext ctx, RoutePlan.Fill fill)
+      throws SQLException {
     Directory dir = ctx.directory();
     if (t.targetTable() == null) {
       return RoutePlan.one(anyReadable(ctx), true);
@@ -189,14 +212,16 @@ public final class Router {
       throw ShardexError.INSERT_SELECT.exception(table);
     }
     int keyIndex = t.insertColumns().indexOf(def.keyColumn());
-    if (keyIndex < 0) {
+    boolean keyFilled = fill != null && fill.column().equals(def.keyColumn());
+    if (keyIndex < 0 && !keyFilled) {
       throw ShardexError.INSERT_NO_KEY.exception(table, def.keyColumn(), def.keyColumn());
     }
     var type = dir.keySpace(def.keySpace()).keyType();
     java.util.TreeMap<Integer, List<Integer>> rowsPerShard = new java.util.TreeMap<>();
     List<List<ValueSource>> rows = t.insertRows();
     for (int r = 0; r < rows.size(); r++) {
-      Object key = type.canonical(valueOf(rows.get(r).get(keyIndex), values, table, def.keyColumn()), table);
+      Object raw = keyFilled ? (Object) fill.ids()[r] : valueOf(rows.get(r).get(keyIndex), values, table, def.keyColumn());
+      Object key = type.canonical(raw, table);
       int shard = dir.routeWrite(def.keySpace(), key, ctx.mode(true), ctx.guards()).shardId();
       rowsPerShard.computeIfAbsent(shard, s -> new ArrayList<>()).add(r);
     }

@@ -18,7 +18,11 @@ public record Hints(String key, Integer shard, Declaration declaration) {
   private static final String PREFIX = "shardex:";
 
   /** A table declaration carried by a CREATE TABLE. */
-  public record Declaration(TableKind kind, String keyColumn, String keySpace, Integer shard) {}
+  public record Declaration(TableKind kind, String keyColumn, String keySpace, Integer shard, String sequenceColumn) {
+    public Declaration(TableKind kind, String keyColumn, String keySpace, Integer shard) {
+      this(kind, keyColumn, keySpace, shard, null);
+    }
+  }
 
   public boolean routes() {
     return key != null || shard != null;
@@ -71,9 +75,9 @@ public record Hints(String key, Integer shard, Declaration declaration) {
       return new Hints(attrs.get("key"), shard, null);
     }
     for (String name : attrs.keySet()) {
-      if (!java.util.Set.of("sharded", "global", "single", "key", "keyspace", "shard").contains(name)) {
+      if (!java.util.Set.of("sharded", "global", "single", "key", "keyspace", "shard", "sequence").contains(name)) {
         throw ShardexError.BAD_DECLARATION.exception("/* shardex:" + String.join(" ", attrs.keySet()) + " */",
-            "unknown attribute '" + name + "'; a declaration takes key=COLUMN, keyspace=NAME or shard=N");
+            "unknown attribute '" + name + "'; a declaration takes key=COLUMN, keyspace=NAME, shard=N or sequence=COLUMN");
       }
     }
     String keyColumn = attrs.get("key");
@@ -82,7 +86,7 @@ public record Hints(String key, Integer shard, Declaration declaration) {
     }
     String keySpace = attrs.getOrDefault("keyspace", KeySpace.DEFAULT);
     return new Hints(null, null, new Declaration(kind, kind == TableKind.SHARDED ? keyColumn : null,
-        kind == TableKind.SHARDED ? keySpace : null, shard));
+        kind == TableKind.SHARDED ? keySpace : null, shard, attrs.get("sequence")));
   }
 
   private static Integer parseShard(String value, String sql) throws SQLException {

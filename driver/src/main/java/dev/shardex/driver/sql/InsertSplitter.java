@@ -15,6 +15,8 @@ import java.util.Locale;
 public final class InsertSplitter {
   private final String sql;
   private final int prefixEnd;
+  /** Index of the ')' closing the column list, or -1 when the INSERT names no columns. */
+  private final int columnsClose;
   private final List<int[]> rows = new ArrayList<>();
   private final int suffixStart;
 
@@ -25,6 +27,8 @@ public final class InsertSplitter {
       throw ShardexError.UNSUPPORTED.exception("splitting this INSERT", "only INSERT ... VALUES (...), (...) can be split");
     }
     prefixEnd = values;
+    int open = sql.indexOf('(');
+    columnsClose = open >= 0 && open < values ? closing(sql, open) - 1 : -1;
     int i = values;
     while (true) {
       i = SqlLexer.skipSpaceAndComments(sql, i);
@@ -53,6 +57,46 @@ public final class InsertSplitter {
 
   /** The statement with only the given rows (0-based, ascending) and the parameters they use. */
   public ShardSql keep(int[] keep) {
+    return rewrite(keep, null, null);
+  }
+
+  /**
+   * The statement with only the given rows ({@code null}: all), and, when {@code column} is set,
+   * that column added to the column list with {@code ids[r]} appended to row r.
+   */
+  public ShardSql rewrite(int[] keep, String column, long[] ids) {
+    if (keep == null) {
+      keep = java.util.stream.IntStream.range(0, rows.size()).toArray();
+    }
+    if (column != null) {
+      return withColumn(keep, column, ids);
+    }
+    return share(keep);
+  }
+
+  private ShardSql withColumn(int[] keep, String column, long[] ids) {
+    StringBuilder head = new StringBuilder(sql.substring(0, columnsClose)).append(", `").append(column).append('`')
+        .append(sql, columnsClose, prefixEnd);
+    StringBuilder rowsText = new StringBuilder();
+    List<Integer> params = new ArrayList<>();
+    int paramAt = appendCounting(new StringBuilder(), 0, prefixEnd, 0, params, true);
+    int k = 0;
+    for (int r = 0; r < rows.size(); r++) {
+      int[] span = rows.get(r);
+      boolean kept = k < keep.length && keep[k] == r;
+      StringBuilder row = new StringBuilder();
+      paramAt = appendCounting(row, span[0], span[1], paramAt, params, kept);
+      if (kept) {
+        row.setLength(row.length() - 1); // the row's closing ')'
+        rowsText.append(k++ == 0 ? " " : ", ").append(row).append(", ").append(ids[r]).append(')');
+      }
+    }
+    StringBuilder tail = new StringBuilder();
+    appendCounting(tail, suffixStart, sql.length(), paramAt, params, true);
+    return new ShardSql(head + rowsText.toString() + tail, params.stream().mapToInt(Integer::intValue).toArray());
+  }
+
+  private ShardSql share(int[] keep) {
     StringBuilder text = new StringBuilder(sql.length());
     List<Integer> params = new ArrayList<>();
     int next = appendCounting(text, 0, prefixEnd, 0, params, true);

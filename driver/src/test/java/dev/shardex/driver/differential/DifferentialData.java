@@ -77,8 +77,11 @@ public final class DifferentialData {
   final List<Long> heavyUsers = new ArrayList<>();
   /** A user id nobody has. */
   final long missingUser = 987_654_321L;
+  private final long seed;
 
-  private DifferentialData() {}
+  private DifferentialData(long seed) {
+    this.seed = seed;
+  }
 
   /** The data for {@link #SEED}; the same on every call. */
   public static DifferentialData generate() {
@@ -86,7 +89,7 @@ public final class DifferentialData {
   }
 
   public static DifferentialData generate(long seed) {
-    DifferentialData d = new DifferentialData();
+    DifferentialData d = new DifferentialData(seed);
     Random r = new Random(seed);
     Set<Long> ids = new LinkedHashSet<>();
     ids.add(-7L);
@@ -235,7 +238,7 @@ public final class DifferentialData {
 
   @Override
   public String toString() {
-    return "DifferentialData[seed " + SEED + ": " + users.size() + " users, " + posts.size() + " posts, "
+    return "DifferentialData[seed " + seed + ": " + users.size() + " users, " + posts.size() + " posts, "
         + comments.size() + " comments, " + COUNTRIES.length + " countries; heavy users " + heavyUsers + "]";
   }
 }

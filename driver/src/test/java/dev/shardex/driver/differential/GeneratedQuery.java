@@ -49,6 +49,21 @@ public record GeneratedQuery(String sql, Order order, List<Integer> orderKeys, S
     if (u.contains(" GROUP BY ")) {
       f.add("GROUP BY");
     }
+    int g = u.indexOf(" GROUP BY ");
+    if (g >= 0) {
+      String list = u.substring(g + 10).split(" HAVING | ORDER BY | LIMIT ")[0];
+      for (String item : list.split(", ")) {
+        if (item.trim().matches("\\d+")) {
+          f.add("GROUP BY position");
+        }
+      }
+    }
+    if (u.contains("(SELECT ")) {
+      f.add("subquery on the key");
+    }
+    if (u.matches("(?s).*(MAX\\([^)]*\\) - MIN|SUM\\([^)]*\\) / COUNT|ROUND\\(AVG|COUNT\\(\\*\\) \\+ 1).*")) {
+      f.add("expression over aggregates");
+    }
     if (u.contains(" HAVING ")) {
       f.add("HAVING");
     }

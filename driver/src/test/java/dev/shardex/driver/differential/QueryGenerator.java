@@ -3,11 +3,9 @@ package dev.shardex.driver.differential;
 import dev.shardex.driver.differential.GeneratedQuery.Order;
 import java.util.ArrayList;
 import java.util.Collections;
-import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
-import java.util.Map;
 import java.util.Random;
 import java.util.Set;
 import java.util.TreeSet;
@@ -15,11 +13,15 @@ import java.util.TreeSet;
 /**
  * A seeded generator of SELECTs over {@link DifferentialData}'s tables: random combinations of
  * WHERE (with and without the key: {@code =}, {@code IN}, OR-ed with other predicates; ranges,
- * IS NULL, LIKE, IN, OR groups), ORDER BY (selected and non-selected columns, expressions,
- * aliases, positions, ASC/DESC, NULL-holding columns, several keys), LIMIT n [OFFSET m] / LIMIT
- * m, n, aggregates (COUNT(*), COUNT(col), COUNT(DISTINCT col), SUM, MIN, MAX, AVG, rarely
- * SUM(DISTINCT)), GROUP BY (columns, YEAR(..), by alias), HAVING (on selected and non-selected
- * aggregates, on aliases), DISTINCT, co-located joins and joins with the GLOBAL table.
+ * IS NULL, LIKE, IN, OR groups; rarely a semi-join {@code key IN (SELECT user_id FROM users ..)} or
+ * a correlated [NOT] EXISTS on (user_id, post_id)), ORDER BY (selected and non-selected columns,
+ * expressions, aliases, positions, column names in upper case, ASC/DESC, NULL-holding columns,
+ * several keys), LIMIT n [OFFSET m] / LIMIT m, n, aggregates (COUNT(*), COUNT(col), COUNT(DISTINCT
+ * col), SUM, MIN, MAX, AVG, rarely SUM/AVG(DISTINCT) and expressions over aggregates such as
+ * MAX(x) - MIN(x), SUM(x) / COUNT(*), ROUND(AVG(x), 1)), GROUP BY (columns, YEAR(..), by alias, by
+ * position), HAVING (on selected and non-selected aggregates, on aliases; also without GROUP BY),
+ * DISTINCT, co-located joins and joins with the GLOBAL table (including, rarely, the GLOBAL table
+ * on the preserved side of a LEFT JOIN, which a plain concatenation would answer wrongly).
  *
  * <p>Every query is deterministic enough to compare with one server: LIMIT is only generated
  * when the ORDER BY determines the row order (a unique tiebreaker, or every GROUP BY / DISTINCT
@@ -990,14 +992,5 @@ public final class QueryGenerator {
     fx("SELECT co.code, COUNT(u.user_id) FROM countries co LEFT JOIN users u ON u.country_code = co.code"
         + " GROUP BY co.code ORDER BY co.code", t, List.of(), Set.of(1), Set.of(0), nk);
     return new ArrayList<>(fixed);
-  }
-
-  /** Counts per source label, for the report. */
-  public Map<String, Integer> sourceWeights() {
-    Map<String, Integer> out = new LinkedHashMap<>();
-    for (int i = 0; i < sources.size(); i++) {
-      out.merge(sources.get(i).label(), sourceWeights.get(i), Integer::sum);
-    }
-    return out;
   }
 }

@@ -56,7 +56,7 @@ class ConcurrentWriterAuditTest {
   static final int USERS = 50;
   static final long FIRST_USER = 1_001;
   static final int WRITERS = 8;
-  static final int MOVES_WANTED = 200;
+  static final int MOVES_WANTED = Integer.getInteger("audit.moves", 200);
   static final int MOVES_PARALLEL = 4;
   /** Pause between two writes of one writer thread: ~8 x 1/(pace + latency) writes per second. */
   static final long WRITER_PACE_MS = Long.getLong("audit.paceMs", 8);
@@ -318,6 +318,12 @@ class ConcurrentWriterAuditTest {
     try (HikariDataSource pool = MoveTestSupport.directoryPool(sandbox, "audit-directory", 20)) {
       DirectoryStore store = MoveTestSupport.store(pool);
       Mover mover = new Mover(store, MoveTestSupport.connector(sandbox), MoveOptions.defaults(), FaultHook.NONE);
+      // Verify once before anything moves: a baseline, and it loads every class the final audit needs
+      // (other engineers re-install the directory jar while this runs).
+      Verifier verifier = new Verifier(store, MoveTestSupport.connector(sandbox));
+      Verifier.Report before = verifier.verify(false, Progress.NONE);
+      assertTrue(before.orphans().isEmpty() && before.unowned().isEmpty(), "clean before the moves: " + before);
+      assertTrue(new MoveJournal(store).list(true, 100).isEmpty(), "no unfinished move before the audit");
 
       AtomicBoolean stop = new AtomicBoolean();
       Tally writeFailures = new Tally();
@@ -518,7 +524,7 @@ class ConcurrentWriterAuditTest {
           }
         }
       }
-      Verifier.Report report = new Verifier(store, MoveTestSupport.connector(sandbox)).verify(false, Progress.NONE);
+      Verifier.Report report = verifier.verify(false, Progress.NONE);
       List<MoveRecord> unfinished = new MoveJournal(store).list(true, 100);
 
       // ---- summary --------------------------------------------------------------------------------------

@@ -1,0 +1,148 @@
+package dev.shardex.benchmarks;
+
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Locale;
+import org.knowm.xchart.BitmapEncoder;
+import org.knowm.xchart.CategoryChart;
+import org.knowm.xchart.CategoryChartBuilder;
+import org.knowm.xchart.style.Styler;
+
+/** The harness's output: the results table on stdout, the same rows as CSV, and a PNG chart of the ratios. */
+final class Report {
+  /** One contender on one cell, over all its rounds. */
+  record Row(Workload workload, boolean fresh, int threads, String contender, double opsPerSecond, double minRound,
+      double maxRound, double p50Micros, double p99Micros, double vsDirect, double vsShardingSphere) {
+
+    String cell() {
+      return workload.label() + (fresh ? ", fresh prepare" : "");
+    }
+  }
+
+  private Report() {}
+
+  static Row row(Workload w, boolean fresh, int threads, String contender, List<Runner.Round> rounds) {
+    long ops = 0;
+    long nanos = 0;
+    double min = Double.MAX_VALUE;
+    double max = 0;
+    int total = 0;
+    for (Runner.Round r : rounds) {
+      ops += r.ops();
+      nanos += r.nanos();
+      min = Math.min(min, r.opsPerSecond());
+      max = Math.max(max, r.opsPerSecond());
+      total += r.latencies().length;
+    }
+    long[] all = new long[total];
+    int at = 0;
+    for (Runner.Round r : rounds) {
+      System.arraycopy(r.latencies(), 0, all, at, r.latencies().length);
+      at += r.latencies().length;
+    }
+    Arrays.sort(all);
+    return new Row(w, fresh, threads, contender, ops * 1e9 / nanos, min, max, percentile(all, 0.50) / 1e3,
+        percentile(all, 0.99) / 1e3, Double.NaN, Double.NaN);
+  }
+
+  static double percentile(long[] sorted, double p) {
+    if (sorted.length == 0) {
+      return Double.NaN;
+    }
+    int i = (int) Math.ceil(p * sorted.length) - 1;
+    return sorted[Math.max(0, Math.min(sorted.length - 1, i))];
+  }
+
+  /** Fills in the ratios of each row to the direct and ShardingSphere rows of its cell. */
+  static List<Row> withRatios(List<Row> rows) {
+    List<Row> out = new ArrayList<>();
+    for (Row r : rows) {
+      double direct = find(rows, r, Contender.DIRECT);
+      double ss = find(rows, r, Contender.SHARDING_SPHERE);
+      out.add(new Row(r.workload(), r.fresh(), r.threads(), r.contender(), r.opsPerSecond(), r.minRound(), r.maxRound(),
+          r.p50Micros(), r.p99Micros(), r.opsPerSecond() / direct, r.opsPerSecond() / ss));
+    }
+    return out;
+  }
+
+  static double find(List<Row> rows, Row like, String contender) {
+    for (Row r : rows) {
+      if (r.workload() == like.workload() && r.fresh() == like.fresh() && r.threads() == like.threads()
+          && r.contender().equals(contender)) {
+        return r.opsPerSecond();
+      }
+    }
+    return Double.NaN;
+  }
+
+  static void printTable(List<Row> rows, PrintStream out) {
+    String format = "%-38s %3s  %-14s %9s %9s %9s %8s %8s  %s%n";
+    out.printf(format, "workload", "thr", "contender", "ops/s", "p50 µs", "p99 µs", "×direct", "×SS", "round min–max ops/s");
+    String previous = null;
+    for (Row r : rows) {
+      String cell = r.cell() + "/" + r.threads();
+      if (previous != null && !previous.equals(cell)) {
+        out.println();
+      }
+      previous = cell;
+      out.printf(Locale.ROOT, format, r.cell(), r.threads(), r.contender(), fmt(r.opsPerSecond(), 0), fmt(r.p50Micros(), 0),
+          fmt(r.p99Micros(), 0), fmt(r.vsDirect(), 2), fmt(r.vsShardingSphere(), 2),
+          fmt(r.minRound(), 0) + "–" + fmt(r.maxRound(), 0));
+    }
+  }
+
+  static String fmt(double v, int decimals) {
+    return Double.isNaN(v) ? "-" : String.format(Locale.ROOT, "%." + decimals + "f", v);
+  }
+
+  static void writeCsv(List<Row> rows, Path file) throws IOException {
+    List<String> lines = new ArrayList<>();
+    lines.add("workload,fresh_prepare,threads,contender,ops_per_s,round_min_ops_per_s,round_max_ops_per_s,p50_us,p99_us,"
+        + "ratio_to_direct,ratio_to_shardingsphere");
+    for (Row r : rows) {
+      lines.add(String.join(",", '"' + r.workload().label() + '"', Boolean.toString(r.fresh()), Integer.toString(r.threads()),
+          r.contender(), fmt(r.opsPerSecond(), 1), fmt(r.minRound(), 1), fmt(r.maxRound(), 1), fmt(r.p50Micros(), 1),
+          fmt(r.p99Micros(), 1), fmt(r.vsDirect(), 3), fmt(r.vsShardingSphere(), 3)));
+    }
+    Files.createDirectories(file.getParent());
+    Files.write(file, lines, StandardCharsets.UTF_8);
+  }
+
+  /** A bar chart: per cell, Shardex and ShardingSphere throughput as a fraction of direct's. */
+  static void writeChart(List<Row> rows, Path png, String subtitle) throws IOException {
+    List<String> cells = new ArrayList<>();
+    List<Double> shardex = new ArrayList<>();
+    List<Double> ss = new ArrayList<>();
+    for (Row r : rows) {
+      if (!r.contender().equals(Contender.SHARDEX)) {
+        continue;
+      }
+      cells.add(r.cell() + " ×" + r.threads());
+      shardex.add(r.vsDirect());
+      ss.add(r.vsDirect() / r.vsShardingSphere());
+    }
+    CategoryChart chart = new CategoryChartBuilder().width(1500).height(700)
+        .title("Throughput relative to direct Connector/J (1.0 = the physical limit) — " + subtitle)
+        .xAxisTitle("workload × threads").yAxisTitle("ops/s ÷ direct ops/s").build();
+    chart.getStyler().setLegendPosition(Styler.LegendPosition.InsideNE);
+    chart.getStyler().setXAxisLabelRotation(30);
+    chart.getStyler().setYAxisMin(0.0);
+    chart.getStyler().setYAxisMax(1.2);
+    chart.getStyler().setYAxisDecimalPattern("0.00");
+    chart.getStyler().setLabelsVisible(true);
+    chart.getStyler().setLabelsFontColorAutomaticEnabled(false);
+    chart.getStyler().setLabelsFontColor(java.awt.Color.BLACK);
+    chart.getStyler().setLabelsRotation(90);
+    chart.addSeries("Shardex", cells, shardex);
+    chart.addSeries("ShardingSphere-JDBC 5.5.2", cells, ss);
+    Files.createDirectories(png.getParent());
+    String base = png.toString().replaceFirst("\\.png$", "");
+    BitmapEncoder.saveBitmap(chart, base, BitmapEncoder.BitmapFormat.PNG);
+  }
+}

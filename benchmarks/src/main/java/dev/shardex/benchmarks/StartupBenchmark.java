@@ -1,0 +1,114 @@
+package dev.shardex.benchmarks;
+
+import dev.shardex.directory.KeySpace;
+import dev.shardex.directory.TableDef;
+import java.io.PrintStream;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+
+/**
+ * First-connection time of a new Shardex driver instance against a catalog of 10, 1,000 and 10,000
+ * declared tables: {@code DriverManager.getConnection} (directory client, first poll, pools created
+ * lazily) and then the first point select (table lookup, parse, first shard connection). Each new
+ * {@code shardex.instance} gets its own directory client and caches, as a new JVM would; the JVM
+ * itself is warm (its classes are loaded), so the JVM-cold times are reported separately.
+ */
+final class StartupBenchmark {
+  record Sample(int tables, long declareMs, double connectMs, double firstQueryMs, double connectMaxMs,
+      double firstQueryMaxMs) {}
+
+  private final BenchCluster cluster;
+  private int declared = 2; // users and posts
+
+  StartupBenchmark(BenchCluster cluster) {
+    this.cluster = cluster;
+  }
+
+  List<Sample> run(int[] levels, int repeats) throws Exception {
+    List<Sample> out = new ArrayList<>();
+    for (int level : levels) {
+      long declareMs = declareUpTo(level);
+      double[] connect = new double[repeats];
+      double[] first = new double[repeats];
+      for (int i = 0; i < repeats; i++) {
+        double[] t = firstConnection(cluster.shardexUrl("startup-" + level + "-" + i), 1 + i);
+        connect[i] = t[0];
+        first[i] = t[1];
+      }
+      Arrays.sort(connect);
+      Arrays.sort(first);
+      out.add(new Sample(level, declareMs, connect[repeats / 2], first[repeats / 2], connect[repeats - 1],
+          first[repeats - 1]));
+    }
+    return out;
+  }
+
+  /** Milliseconds to connect, then to run and read the first point select. */
+  static double[] firstConnection(String url, long user) throws SQLException {
+    long t0 = System.nanoTime();
+    try (Connection c = DriverManager.getConnection(url)) {
+      long t1 = System.nanoTime();
+      try (PreparedStatement ps = c.prepareStatement(Session.SQL[Session.POINT])) {
+        ps.setLong(1, user);
+        try (ResultSet rs = ps.executeQuery()) {
+          if (!rs.next()) {
+            throw new IllegalStateException("user " + user + " not found at start-up");
+          }
+        }
+      }
+      long t2 = System.nanoTime();
+      return new double[] {(t1 - t0) / 1e6, (t2 - t0) / 1e6};
+    }
+  }
+
+  /** Declares bench_t_N tables (SHARDED by user_id) with DirectoryStore.declareTable until the catalog holds {@code total}. */
+  private long declareUpTo(int total) throws Exception {
+    long start = System.nanoTime();
+    int from = declared;
+    int threads = 4;
+    ExecutorService pool = Executors.newFixedThreadPool(threads);
+    try {
+      List<Future<?>> parts = new ArrayList<>();
+      for (int t = 0; t < threads; t++) {
+        int first = from + t;
+        parts.add(pool.submit(() -> {
+          for (int n = first; n < total; n += threads) {
+            cluster.store().declareTable(TableDef.sharded(String.format(Locale.ROOT, "bench_t_%05d", n), KeySpace.DEFAULT,
+                "user_id"));
+          }
+          return null;
+        }));
+      }
+      for (Future<?> f : parts) {
+        f.get();
+      }
+    } finally {
+      pool.shutdownNow();
+    }
+    declared = Math.max(declared, total);
+    int inCatalog = cluster.store().tables().size();
+    if (inCatalog != total) {
+      throw new IllegalStateException("the catalog holds " + inCatalog + " tables, expected " + total);
+    }
+    return (System.nanoTime() - start) / 1_000_000;
+  }
+
+  static void print(List<Sample> samples, PrintStream out) {
+    out.printf("%-16s %12s %18s %22s%n", "tables declared", "declare ms", "connect ms (max)", "connect+query ms (max)");
+    for (Sample s : samples) {
+      out.printf(Locale.ROOT, "%-16d %12d %18s %22s%n", s.tables(), s.declareMs(),
+          String.format(Locale.ROOT, "%.1f (%.1f)", s.connectMs(), s.connectMaxMs()),
+          String.format(Locale.ROOT, "%.1f (%.1f)", s.firstQueryMs(), s.firstQueryMaxMs()));
+    }
+  }
+}

@@ -1,0 +1,47 @@
+package dev.shardex.benchmarks;
+
+import java.util.List;
+import java.util.Locale;
+
+/** The targets, checked against one run's figures (JMH's routing target is checked from its own output). */
+final class Targets {
+  private Targets() {}
+
+  static String summary(List<Report.Row> rows, List<StartupBenchmark.Sample> startup, CacheMemory.Result memory) {
+    StringBuilder s = new StringBuilder("Targets (this run):\n");
+    for (Report.Row r : rows) {
+      if (!r.contender().equals(Contender.SHARDEX)) {
+        continue;
+      }
+      String cell = String.format(Locale.ROOT, "%-38s x%d", r.cell(), r.threads());
+      if (r.workload().routed() && !r.fresh()) {
+        line(s, cell + " Shardex/direct", r.vsDirect(), 0.97);
+        line(s, cell + " Shardex/ShardingSphere", r.vsShardingSphere(), 1.2);
+      } else if (r.workload().routed()) {
+        line(s, cell + " Shardex/direct", r.vsDirect(), 0.9);
+      } else if (r.workload() == Workload.SCATTER_COUNT && r.threads() == 1) {
+        line(s, cell + " Shardex/ShardingSphere", r.vsShardingSphere(), 1.0);
+        // time on 4 shards <= 1.3 x time on one shard holding a quarter  <=>  ops/s ratio >= 1/1.3
+        s.append(String.format(Locale.ROOT, "  %-70s %6.2f x one-shard time  (target <= 1.30)  %s%n",
+            cell + " Shardex 4-shard time", 1 / r.vsDirect(), 1 / r.vsDirect() <= 1.3 ? "MET" : "MISSED"));
+      }
+    }
+    for (StartupBenchmark.Sample st : startup) {
+      if (st.tables() == 10_000) {
+        s.append(String.format(Locale.ROOT, "  %-70s %6.1f ms  (target <= 500)  %s%n",
+            "first connection + first query, 10,000 tables declared (median)", st.firstQueryMs(),
+            st.firstQueryMs() <= 500 ? "MET" : "MISSED"));
+      }
+    }
+    if (memory != null) {
+      s.append(String.format(Locale.ROOT, "  %-70s %6.1f B   (target <= 200)  %s%n", "memory per cached directory entry",
+          memory.bytesPerEntry(), memory.bytesPerEntry() <= 200 ? "MET" : "MISSED"));
+    }
+    return s.toString();
+  }
+
+  private static void line(StringBuilder s, String what, double value, double target) {
+    s.append(String.format(Locale.ROOT, "  %-70s %6.2f     (target >= %.2f)  %s%n", what, value, target,
+        Double.isNaN(value) ? "n/a" : value >= target ? "MET" : "MISSED"));
+  }
+}

@@ -1,0 +1,90 @@
+package dev.shardex.benchmarks.micro;
+
+import com.zaxxer.hikari.HikariConfig;
+import com.zaxxer.hikari.HikariDataSource;
+import dev.shardex.directory.Directory;
+import dev.shardex.directory.DirectoryOptions;
+import dev.shardex.directory.DirectoryStore;
+import dev.shardex.directory.KeySpace;
+import dev.shardex.directory.KeyType;
+import dev.shardex.directory.TableDef;
+import dev.shardex.driver.sql.TemplateCache;
+import dev.shardex.sandbox.SandboxCluster;
+import org.openjdk.jmh.annotations.Level;
+import org.openjdk.jmh.annotations.Scope;
+import org.openjdk.jmh.annotations.Setup;
+import org.openjdk.jmh.annotations.State;
+import org.openjdk.jmh.annotations.TearDown;
+
+/**
+ * A real directory (an embedded MariaDB directory server) with 4 shards in its catalog, the blog's
+ * two SHARDED tables and {@link #KEYS} users placed u -> u % 4; a {@link Directory} client over it
+ * with the driver's default options (background polling on, so the lease is live) and every key
+ * already in its cache; and a warm {@link TemplateCache}. Routing never connects to a shard, so
+ * the sandbox runs one shard server and the catalog names it four times.
+ */
+@State(Scope.Benchmark)
+public class DirectoryFixture {
+  public static final int KEYS = 1024;
+  public static final String POINT = "SELECT user_id, name, email, visits FROM users WHERE user_id = ?";
+  public static final String UPDATE = "UPDATE users SET visits = visits + 1 WHERE user_id = ?";
+  public static final String INSERT =
+      "INSERT INTO posts (post_id, user_id, created_at, views, title, body) VALUES (?, ?, ?, 0, ?, ?)";
+
+  public SandboxCluster sandbox;
+  public HikariDataSource pool;
+  public Directory directory;
+  public TemplateCache templates;
+  public Long[] keys;
+  public Object[][] pointValues;
+  public Object[][] insertValues;
+  public String[] plainPointTexts;
+
+  @Setup(Level.Trial)
+  public void start() throws Exception {
+    sandbox = SandboxCluster.start("jmh-" + ProcessHandle.current().pid(), 1);
+    HikariConfig config = new HikariConfig();
+    config.setJdbcUrl(sandbox.directoryUrl() + "?sslMode=DISABLED&allowPublicKeyRetrieval=true");
+    config.setUsername(sandbox.user());
+    config.setPassword(sandbox.password());
+    config.setMaximumPoolSize(4);
+    pool = new HikariDataSource(config);
+    DirectoryStore store = new DirectoryStore(pool);
+    store.init();
+    for (int i = 0; i < 4; i++) {
+      store.addShard(i, sandbox.shardUrl(0), 1.0);
+    }
+    store.addKeySpace(new KeySpace(KeySpace.DEFAULT, KeyType.BIGINT, KeySpace.LEAST_LOADED));
+    store.declareTable(TableDef.sharded("users", KeySpace.DEFAULT, "user_id"));
+    store.declareTable(TableDef.sharded("posts", KeySpace.DEFAULT, "user_id"));
+    keys = new Long[KEYS];
+    pointValues = new Object[KEYS][];
+    insertValues = new Object[KEYS][];
+    plainPointTexts = new String[KEYS];
+    for (int u = 0; u < KEYS; u++) {
+      store.assign(KeySpace.DEFAULT, Integer.toString(u), u % 4);
+      keys[u] = (long) u;
+      pointValues[u] = new Object[] {keys[u]};
+      insertValues[u] = new Object[] {(long) u * 100, keys[u], new java.sql.Timestamp(0), "title", "body"};
+      plainPointTexts[u] = "SELECT user_id, name, email, visits FROM users WHERE user_id = " + u;
+    }
+    directory = Directory.open(store, DirectoryOptions.defaults(), "jmh");
+    for (Long k : keys) {
+      if (directory.routeRead(KeySpace.DEFAULT, k) == null) {
+        throw new IllegalStateException("key " + k + " is not placed");
+      }
+    }
+    templates = new TemplateCache(10_000);
+    templates.prepared(POINT);
+    templates.prepared(UPDATE);
+    templates.prepared(INSERT);
+    templates.plain(plainPointTexts[0]);
+  }
+
+  @TearDown(Level.Trial)
+  public void stop() {
+    directory.close();
+    pool.close();
+    sandbox.close();
+  }
+}
