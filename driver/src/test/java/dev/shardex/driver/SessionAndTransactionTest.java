@@ -89,6 +89,29 @@ class SessionAndTransactionTest {
   }
 
   @Test
+  void savepointsRollBackPartOfAShardsTransaction() throws Exception {
+    long user = USERS[4];
+    try (Connection c = TestCluster.connect(); Statement s = c.createStatement()) {
+      c.setAutoCommit(false);
+      java.sql.Savepoint start = c.setSavepoint(); // before any statement: replayed when the shard is pinned
+      s.executeUpdate("UPDATE st_items SET v = 41 WHERE user_id = " + user);
+      java.sql.Savepoint middle = c.setSavepoint("middle");
+      s.executeUpdate("UPDATE st_items SET v = 42 WHERE user_id = " + user);
+      c.rollback(middle);
+      c.commit();
+      assertEquals(41, valueOf(user), "the work after the savepoint was undone, the rest committed");
+      s.executeUpdate("UPDATE st_items SET v = 43 WHERE user_id = " + user);
+      java.sql.Savepoint again = c.setSavepoint();
+      s.executeUpdate("UPDATE st_items SET v = 44 WHERE user_id = " + user);
+      c.rollback(again);
+      c.rollback();
+      assertEquals(41, valueOf(user));
+      SQLException gone = assertThrows(SQLException.class, () -> c.rollback(start));
+      assertEquals("3B001", gone.getSQLState(), "savepoints end with their transaction");
+    }
+  }
+
+  @Test
   void beginAndCommitStatementsWork() throws Exception {
     int before = valueOf(USERS[2]);
     try (Connection c = TestCluster.connect(); Statement s = c.createStatement()) {

@@ -3,12 +3,16 @@ package dev.shardex.benchmarks.micro;
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
 import dev.shardex.directory.Directory;
-import dev.shardex.directory.DirectoryOptions;
 import dev.shardex.directory.DirectoryStore;
 import dev.shardex.directory.KeySpace;
 import dev.shardex.directory.KeyType;
 import dev.shardex.directory.TableDef;
+import dev.shardex.driver.Cluster;
+import dev.shardex.driver.ShardexDriver;
+import dev.shardex.driver.jdbc.ShardexConnection;
 import dev.shardex.driver.sql.TemplateCache;
+import java.sql.Connection;
+import java.sql.DriverManager;
 import dev.shardex.sandbox.SandboxCluster;
 import org.openjdk.jmh.annotations.Level;
 import org.openjdk.jmh.annotations.Scope;
@@ -18,10 +22,12 @@ import org.openjdk.jmh.annotations.TearDown;
 
 /**
  * A real directory (an embedded MariaDB directory server) with 4 shards in its catalog, the blog's
- * two SHARDED tables and {@link #KEYS} users placed u -> u % 4; a {@link Directory} client over it
- * with the driver's default options (background polling on, so the lease is live) and every key
- * already in its cache; and a warm {@link TemplateCache}. Routing never connects to a shard, so
- * the sandbox runs one shard server and the catalog names it four times.
+ * two SHARDED tables and {@link #KEYS} users placed u -> u % 4, and a real Shardex driver instance
+ * over it (a {@code jdbc:shardex:mysql://} connection, unwrapped to its {@link Cluster}): its
+ * {@link Directory} with the driver's default options (background polling on, so the lease is
+ * live) and every key already cached, its {@link TemplateCache} warm, and its route context as
+ * {@code ShardexConnection} builds it per execution. Routing never connects to a shard, so the
+ * sandbox runs one shard server and the catalog names it four times.
  */
 @State(Scope.Benchmark)
 public class DirectoryFixture {
@@ -33,6 +39,8 @@ public class DirectoryFixture {
 
   public SandboxCluster sandbox;
   public HikariDataSource pool;
+  public Connection connection;
+  public Cluster cluster;
   public Directory directory;
   public TemplateCache templates;
   public Long[] keys;
@@ -68,13 +76,16 @@ public class DirectoryFixture {
       insertValues[u] = new Object[] {(long) u * 100, keys[u], new java.sql.Timestamp(0), "title", "body"};
       plainPointTexts[u] = "SELECT user_id, name, email, visits FROM users WHERE user_id = " + u;
     }
-    directory = Directory.open(store, DirectoryOptions.defaults(), "jmh");
+    connection = DriverManager.getConnection("jdbc:shardex:" + sandbox.directoryUrl().substring("jdbc:".length())
+        + "?user=" + sandbox.user() + "&password=" + sandbox.password() + "&shardex.instance=jmh");
+    cluster = connection.unwrap(ShardexConnection.class).cluster();
+    directory = cluster.directory();
     for (Long k : keys) {
       if (directory.routeRead(KeySpace.DEFAULT, k) == null) {
         throw new IllegalStateException("key " + k + " is not placed");
       }
     }
-    templates = new TemplateCache(10_000);
+    templates = cluster.templates();
     templates.prepared(POINT);
     templates.prepared(UPDATE);
     templates.prepared(INSERT);
@@ -83,7 +94,12 @@ public class DirectoryFixture {
 
   @TearDown(Level.Trial)
   public void stop() {
-    directory.close();
+    try {
+      connection.close();
+    } catch (java.sql.SQLException ignored) {
+      // the sandbox is going away anyway
+    }
+    ShardexDriver.shutdown();
     pool.close();
     sandbox.close();
   }

@@ -20,7 +20,8 @@ import org.openjdk.jmh.annotations.Warmup;
 /**
  * What Shardex does per execution before a shard sees the statement, with warm caches: the
  * template lookup and {@link Router#route} (key predicate -> directory cache -> plan), exactly as
- * {@code ShardexConnection.run} calls it (a new {@link RouteContext} per execution). Writes also
+ * {@code ShardexConnection.run} calls it (a new {@link RouteContext} per execution, from
+ * {@code Cluster.routeContext}). Writes also
  * check the lease and take (and here release) the key's in-flight guard. The plain-statement case
  * adds the literal normaliser ({@code TemplateCache.plain}). The issue's target: <= 1 us.
  */
@@ -42,7 +43,7 @@ public class RoutingBenchmark {
   }
 
   private static RouteContext context(DirectoryFixture f) {
-    return new RouteContext(f.directory, false, false, null, false);
+    return f.cluster.routeContext(null);
   }
 
   @Benchmark

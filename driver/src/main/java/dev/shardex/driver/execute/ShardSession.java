@@ -28,6 +28,8 @@ public final class ShardSession implements ShardAccess {
   private final SessionState state = new SessionState();
   private final TreeMap<Integer, Connection> pinned = new TreeMap<>();
   private Metrics metrics = Metrics.none();
+  /** Savepoints of the running transaction, in order: replayed on a shard the transaction pins later. */
+  private final List<String> savepoints = new ArrayList<>();
   private TransactionMode mode = TransactionMode.SINGLE;
   private String gtrid;
   private long transactions;
@@ -113,6 +115,13 @@ public final class ShardSession implements ShardAccess {
     }
     if (pin) {
       pinned.put(shardId, c);
+      try {
+        for (String name : savepoints) {
+          execute(c, "SAVEPOINT `" + name + "`");
+        }
+      } catch (SQLException e) {
+        throw translate(shard, e);
+      }
     }
     return new ShardLease(this, shard, c, pin);
   }
@@ -182,6 +191,44 @@ public final class ShardSession implements ShardAccess {
     heldGuards.clear();
   }
 
+  /** SAVEPOINT on every shard the transaction runs on, and on those it pins later. */
+  public void savepoint(String name) throws SQLException {
+    requireTransaction("setSavepoint");
+    forEachPinned(c -> execute(c, "SAVEPOINT `" + name + "`"));
+    savepoints.add(name);
+  }
+
+  public void rollbackTo(String name) throws SQLException {
+    requireSavepoint(name);
+    forEachPinned(c -> execute(c, "ROLLBACK TO SAVEPOINT `" + name + "`"));
+    savepoints.subList(savepoints.indexOf(name) + 1, savepoints.size()).clear();
+  }
+
+  public void release(String name) throws SQLException {
+    requireSavepoint(name);
+    forEachPinned(c -> execute(c, "RELEASE SAVEPOINT `" + name + "`"));
+    savepoints.subList(savepoints.indexOf(name), savepoints.size()).clear();
+  }
+
+  private void requireTransaction(String what) throws SQLException {
+    if (state.autoCommit) {
+      throw new SQLException("Shardex: " + what + " needs a transaction: call setAutoCommit(false) first", "3B001");
+    }
+  }
+
+  private void requireSavepoint(String name) throws SQLException {
+    requireTransaction("a savepoint");
+    if (!savepoints.contains(name)) {
+      throw new SQLException("Shardex: savepoint " + name + " does not exist in this transaction", "3B001");
+    }
+  }
+
+  private static void execute(Connection c, String sql) throws SQLException {
+    try (Statement s = c.createStatement()) {
+      s.execute(sql);
+    }
+  }
+
   public void commit() throws SQLException {
     endTransaction(true);
   }
@@ -212,6 +259,7 @@ public final class ShardSession implements ShardAccess {
       }
     } finally {
       releaseGuards();
+      savepoints.clear();
       if (mode == TransactionMode.XA) {
         releaseAll(); // an XA branch's connection is done with once the branch ended
       }

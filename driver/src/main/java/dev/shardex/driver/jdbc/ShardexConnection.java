@@ -46,6 +46,7 @@ public final class ShardexConnection extends UnsupportedConnection {
   private final Set<ShardexStatement> statements = Collections.newSetFromMap(new IdentityHashMap<>());
   private boolean closed;
   private boolean implicitTransaction;
+  private int savepointCounter;
   private ShardLease metadataLease;
 
   public ShardexConnection(Cluster cluster, String url) {
@@ -410,6 +411,41 @@ public final class ShardexConnection extends UnsupportedConnection {
       implicitTransaction = false;
       session.setAutoCommit(true);
     }
+  }
+
+  @Override
+  public java.sql.Savepoint setSavepoint() throws SQLException {
+    return setSavepoint("shx_sp_" + (++savepointCounter));
+  }
+
+  @Override
+  public java.sql.Savepoint setSavepoint(String name) throws SQLException {
+    Jdbc.checkOpen(closed, "connection");
+    session.savepoint(name);
+    int id = savepointCounter;
+    return new java.sql.Savepoint() {
+      @Override
+      public int getSavepointId() {
+        return id;
+      }
+
+      @Override
+      public String getSavepointName() {
+        return name;
+      }
+    };
+  }
+
+  @Override
+  public void rollback(java.sql.Savepoint savepoint) throws SQLException {
+    Jdbc.checkOpen(closed, "connection");
+    session.rollbackTo(savepoint.getSavepointName());
+  }
+
+  @Override
+  public void releaseSavepoint(java.sql.Savepoint savepoint) throws SQLException {
+    Jdbc.checkOpen(closed, "connection");
+    session.release(savepoint.getSavepointName());
   }
 
   @Override
