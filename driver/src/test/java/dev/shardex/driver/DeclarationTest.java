@@ -54,6 +54,12 @@ class DeclarationTest {
       assertEquals(List.of("5"), TestCluster.onShard(2, "SELECT id FROM dc_jobs"));
 
       s.execute("ALTER TABLE dc_docs ADD COLUMN title VARCHAR(20)");
+      java.util.List<String> report = new java.util.ArrayList<>();
+      for (java.sql.SQLWarning w = s.getWarnings(); w != null; w = w.getNextWarning()) {
+        report.add(w.getMessage());
+      }
+      assertEquals(java.util.List.of("Shardex: shard 0: applied", "Shardex: shard 1: applied", "Shardex: shard 2: applied",
+          "Shardex: shard 3: applied"), report, "per-shard DDL report");
       for (int shard = 0; shard < TestCluster.SHARDS; shard++) {
         assertEquals(List.of("title"), TestCluster.onShard(shard,
             "SELECT column_name FROM information_schema.columns WHERE table_schema = DATABASE() AND table_name = 'dc_docs' AND column_name = 'title'"));

@@ -125,6 +125,7 @@ public final class PlanExecutor {
     List<Integer> applied = new ArrayList<>();
     List<Integer> failed = new ArrayList<>();
     SQLException error = null;
+    java.sql.SQLWarning report = null;
     boolean mayPin = plan.fanout() != Fanout.DDL;
     for (int shard : plan.shards()) {
       try (ShardLease lease = access.acquire(shard, true, mayPin)) {
@@ -134,6 +135,12 @@ public final class PlanExecutor {
           total += n;
           first = first < 0 ? n : first;
           applied.add(shard);
+          java.sql.SQLWarning line = new java.sql.SQLWarning("Shardex: shard " + shard + ": applied", "01000");
+          if (report == null) {
+            report = line;
+          } else {
+            report.setNextWarning(line);
+          }
         } catch (SQLException e) {
           throw lease.translate(e);
         }
@@ -153,7 +160,8 @@ public final class PlanExecutor {
       ShardexError partial = plan.fanout() == Fanout.DDL ? ShardexError.DDL_PARTIAL : ShardexError.WRITE_PARTIAL;
       throw partial.withCause(error, what, join(applied), join(failed), firstLine(error.getMessage()));
     }
-    return Outcome.count(plan.fanout() == Fanout.SUM ? total : Math.max(first, 0), null);
+    long count = plan.fanout() == Fanout.SUM ? total : Math.max(first, 0);
+    return new Outcome(null, count, null, plan.fanout() == Fanout.DDL ? report : null);
   }
 
   private static void closeQuietly(AutoCloseable... all) {

@@ -280,9 +280,10 @@ public class ShardexStatement extends UnsupportedStatement {
     // MySQL escape processing happens in Connector/J on the shard's statement
   }
 
+  /** A DDL's per-shard report ("shard 2: applied"), one warning per shard; otherwise none. */
   @Override
   public SQLWarning getWarnings() {
-    return null;
+    return current == null ? null : current.warnings();
   }
 
   @Override
