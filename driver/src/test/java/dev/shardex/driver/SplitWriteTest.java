@@ -141,4 +141,31 @@ class SplitWriteTest {
     }
     assertEquals(0, TestCluster.countOnShard(owner(a), "sw_rows", "user_id = " + a + " AND n = 5"));
   }
+
+  @Test
+  void aKeyInListIsSplitSoEachShardGetsOnlyItsKeys() throws Exception {
+    long a = USERS[0];
+    long b = USERS[1];
+    assertTrue(owner(a) != owner(b));
+    try (Connection c = TestCluster.connect(); Statement s = c.createStatement()) {
+      List<String> sent = new ArrayList<>();
+      try (ResultSet rs = s.executeQuery("EXPLAIN ROUTE SELECT n FROM sw_rows WHERE user_id IN (" + a + ", " + b + ") AND n >= 0")) {
+        while (rs.next()) {
+          sent.add(rs.getInt(1) + ": " + rs.getString(2));
+        }
+      }
+      assertEquals(List.of(owner(a) + ": SELECT n FROM sw_rows WHERE user_id IN (" + a + ") AND n >= 0",
+          owner(b) + ": SELECT n FROM sw_rows WHERE user_id IN (" + b + ") AND n >= 0").stream().sorted().toList(),
+          sent.stream().sorted().toList());
+      try (PreparedStatement ps = c.prepareStatement("UPDATE sw_rows SET note = ? WHERE user_id IN (?, ?) AND n = ?")) {
+        ps.setString(1, "in-split");
+        ps.setLong(2, a);
+        ps.setLong(3, b);
+        ps.setInt(4, 0);
+        assertEquals(2, ps.executeUpdate(), "one row per user, each updated on its own shard");
+      }
+      assertEquals(List.of("in-split"), TestCluster.onShard(owner(a), "SELECT note FROM sw_rows WHERE user_id = " + a + " AND n = 0"));
+      assertEquals(List.of("in-split"), TestCluster.onShard(owner(b), "SELECT note FROM sw_rows WHERE user_id = " + b + " AND n = 0"));
+    }
+  }
 }

@@ -37,6 +37,9 @@ final class QueryRoute {
   private final TableDef[] defs;
   private final List<ValueSource>[] keyValues;
   private final int[] parent;
+  /** The key IN list that decided a multi-shard component: its column, values and each value's shard. */
+  private String splitColumn;
+  private int[] splitShards;
 
   @SuppressWarnings("unchecked")
   QueryRoute(RouteTemplate t, Object[] values, RouteContext ctx) throws SQLException {
@@ -96,7 +99,7 @@ final class QueryRoute {
       targets = List.of(Router.anyReadable(ctx));
     }
     if (write) {
-      return RoutePlan.of(Fanout.SUM, targets, true);
+      return withInSplit(RoutePlan.of(Fanout.SUM, targets, true), targets);
     }
     if (targets.size() > 1) {
       refuseRepeatedOuterRows(targets);
@@ -110,7 +113,28 @@ final class QueryRoute {
             "add the key (key = ? or key IN (...) on one shard) to route it to one shard");
       }
     }
-    return RoutePlan.of(Fanout.CONCAT, targets, false);
+    return withInSplit(RoutePlan.of(Fanout.CONCAT, targets, false), targets);
+  }
+
+  /** Each shard gets only its own keys of the IN list that spread the statement over several shards. */
+  private RoutePlan withInSplit(RoutePlan plan, List<Integer> targets) {
+    if (splitColumn == null || targets.size() < 2 || t.keys().size() != 1) {
+      return plan;
+    }
+    java.util.Map<Integer, int[]> keep = new java.util.TreeMap<>();
+    for (int shard : targets) {
+      List<Integer> mine = new ArrayList<>();
+      for (int v = 0; v < splitShards.length; v++) {
+        if (splitShards[v] == shard) {
+          mine.add(v);
+        }
+      }
+      if (mine.isEmpty()) {
+        return plan;
+      }
+      keep.put(shard, mine.stream().mapToInt(Integer::intValue).toArray());
+    }
+    return plan.withInSplit(new RoutePlan.InSplit(splitColumn, splitShards.length, keep));
   }
 
   /**
@@ -249,6 +273,7 @@ final class QueryRoute {
     if (roots.size() == 1) {
       return shardsPerRoot.get(0);
     }
+    splitColumn = null; // several components: no single list decides
     List<Integer> first = shardsPerRoot.get(0);
     for (List<Integer> s : shardsPerRoot) {
       if (s == ALL || first == ALL || s.size() > 1 || !s.equals(first)) {
@@ -262,8 +287,10 @@ final class QueryRoute {
       throws SQLException {
     TreeSet<Integer> shards = new TreeSet<>();
     String table = defs[ref].name();
-    for (ValueSource source : sources) {
-      Object raw = Router.valueOf(source, values, table, defs[ref].keyColumn());
+    int[] valueShards = new int[sources.size()];
+    for (int v = 0; v < sources.size(); v++) {
+      valueShards[v] = -1;
+      Object raw = Router.valueOf(sources.get(v), values, table, defs[ref].keyColumn());
       if (raw == null) {
         continue; // key = NULL matches no row anywhere
       }
@@ -271,7 +298,12 @@ final class QueryRoute {
       Placement p = write ? existingForWrite(keySpace, key) : dir.routeRead(keySpace, key);
       if (p != null) {
         shards.add(p.shardId());
+        valueShards[v] = p.shardId();
       }
+    }
+    if (shards.size() > 1) {
+      splitColumn = defs[ref].keyColumn();
+      splitShards = valueShards;
     }
     return List.copyOf(shards);
   }

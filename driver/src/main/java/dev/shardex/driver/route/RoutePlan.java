@@ -11,22 +11,29 @@ import java.util.List;
  */
 public record RoutePlan(
     Fanout fanout, List<Integer> shards, boolean write, TableDef declare, List<String> undeclare,
-    List<AutoCloseable> guards, java.util.Map<Integer, int[]> rows, Fill fill) {
+    List<AutoCloseable> guards, java.util.Map<Integer, int[]> rows, Fill fill, InSplit inSplit) {
+
+  /** The key's IN list split by owner: which of its {@code size} values (0-based) each shard keeps. */
+  public record InSplit(String column, int size, java.util.Map<Integer, int[]> keep) {}
 
   /** A sequence-filled column an INSERT omitted: the column and each row's new id. */
   public record Fill(String column, long[] ids) {}
 
   public RoutePlan(Fanout fanout, List<Integer> shards, boolean write, TableDef declare, List<String> undeclare) {
-    this(fanout, shards, write, declare, undeclare, List.of(), null, null);
+    this(fanout, shards, write, declare, undeclare, List.of(), null, null, null);
   }
 
   /** The same plan with the ids a sequence-filled column gets. */
   public RoutePlan withFill(Fill f) {
-    return new RoutePlan(fanout, shards, write, declare, undeclare, guards, rows, f);
+    return new RoutePlan(fanout, shards, write, declare, undeclare, guards, rows, f, inSplit);
   }
 
   /** The text and parameters this shard gets: the statement, a split INSERT's share, plus filled ids. */
   public dev.shardex.driver.sql.ShardSql sqlFor(String sql, int shard) throws java.sql.SQLException {
+    if (inSplit != null && inSplit.keep().containsKey(shard)) {
+      dev.shardex.driver.sql.InListSplitter list = dev.shardex.driver.sql.InListSplitter.of(sql, inSplit.column(), inSplit.size());
+      return list == null ? dev.shardex.driver.sql.ShardSql.whole(sql) : list.keep(inSplit.keep().get(shard));
+    }
     int[] share = rowsFor(shard);
     if (share == null && fill == null) {
       return dev.shardex.driver.sql.ShardSql.whole(sql);
@@ -38,7 +45,7 @@ public record RoutePlan(
   /** A multi-row INSERT split by owner: each shard gets only its rows (0-based, ascending). */
   public static RoutePlan split(java.util.Map<Integer, int[]> rowsPerShard) {
     return new RoutePlan(Fanout.SUM, List.copyOf(rowsPerShard.keySet()), true, null, List.of(), List.of(),
-        java.util.Map.copyOf(rowsPerShard), null);
+        java.util.Map.copyOf(rowsPerShard), null, null);
   }
 
   /** The rows of a split INSERT this shard gets, or null when it gets the whole statement. */
@@ -59,7 +66,12 @@ public record RoutePlan(
 
   /** The plan holding the in-flight guards of the keys it writes; the executor's caller releases them. */
   public RoutePlan withGuards(List<AutoCloseable> held) {
-    return new RoutePlan(fanout, shards, write, declare, undeclare, List.copyOf(held), rows, fill);
+    return new RoutePlan(fanout, shards, write, declare, undeclare, List.copyOf(held), rows, fill, inSplit);
+  }
+
+  /** The same plan with each shard's share of the key's IN list. */
+  public RoutePlan withInSplit(InSplit split) {
+    return new RoutePlan(fanout, shards, write, declare, undeclare, guards, rows, fill, split);
   }
 
   public int single() {

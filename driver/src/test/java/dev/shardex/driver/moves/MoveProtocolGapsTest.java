@@ -127,6 +127,12 @@ class MoveProtocolGapsTest {
         }
       });
       awaitFrozen(user, move);
+      // Let this driver apply the freeze (it cannot ack it: the transaction's guard is on the key).
+      long freeze = store.lastChange();
+      Directory dir = TestCluster.cluster(c).directory();
+      while (dir.appliedChange() < freeze) {
+        Thread.sleep(5);
+      }
       long w0 = System.nanoTime();
       String outcome;
       try {
@@ -168,10 +174,11 @@ class MoveProtocolGapsTest {
     try (Connection holder = DriverManager.getConnection(URL + opts); Connection writer = DriverManager.getConnection(URL + opts)) {
       Directory dir = TestCluster.cluster(holder).directory();
       dir.pollNow();
-      // One connection of the instance holds the only pooled connection of the shard (a transaction).
+      // One connection of the instance holds the only pooled connection of the shard (a transaction that read).
       holder.setAutoCommit(false);
-      try (Statement s = holder.createStatement()) {
-        s.executeUpdate("UPDATE gap_rows SET v = 1 WHERE id = " + (blocker * 100) + " AND user_id = " + blocker);
+      try (Statement s = holder.createStatement(); ResultSet rs = s.executeQuery(
+          "SELECT COUNT(*) FROM gap_rows WHERE user_id = " + blocker)) {
+        rs.next(); // a read in a transaction pins the connection and takes no lock
       }
       // The other passes the lease check at once, then waits for that connection.
       CompletableFuture<Object> write = CompletableFuture.supplyAsync(() -> {
@@ -191,7 +198,6 @@ class MoveProtocolGapsTest {
       String report = "write outcome " + result + "; the row is on old shard " + from + ": " + onOld + ", on owner " + to
           + ": " + onNew;
       System.out.println("GAP 2: " + report);
-      onShard(from, "SELECT 1"); // (keeps the shard connection path warm for the cleanup below)
       try (Connection c = sandbox.connectShard(from); Statement s = c.createStatement()) {
         s.executeUpdate("DELETE FROM gap_rows WHERE user_id = " + user); // leave no orphan for the audit
       }
@@ -219,8 +225,9 @@ class MoveProtocolGapsTest {
     String opts = "&shardex.instance=gap-read&shardex.poolSize=1&shardex.connectTimeoutMs=20000";
     try (Connection holder = DriverManager.getConnection(URL + opts); Connection reader = DriverManager.getConnection(URL + opts)) {
       holder.setAutoCommit(false);
-      try (Statement s = holder.createStatement()) {
-        s.executeUpdate("UPDATE gap_rows SET v = 1 WHERE id = " + (blocker * 100) + " AND user_id = " + blocker);
+      try (Statement s = holder.createStatement(); ResultSet rs = s.executeQuery(
+          "SELECT COUNT(*) FROM gap_rows WHERE user_id = " + blocker)) {
+        rs.next(); // a read in a transaction pins the connection and takes no lock
       }
       CompletableFuture<Long> read = CompletableFuture.supplyAsync(() -> {
         try (Statement s = reader.createStatement();
