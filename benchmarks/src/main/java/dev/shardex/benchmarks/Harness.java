@@ -104,9 +104,11 @@ public final class Harness {
       OUT.println();
       OUT.print(summary);
       Files.writeString(results.resolve("summary-" + o.tag + ".txt"), summary, StandardCharsets.UTF_8);
+      // Drivers first: their pools and directory pollers must not outlive the sandbox's servers.
       for (Contender c : contenders) {
         c.close();
       }
+      dev.shardex.driver.ShardexDriver.shutdown();
     }
   }
 

@@ -33,7 +33,7 @@ import org.junit.jupiter.api.TestFactory;
 class RouteFixturesTest {
   static final String URL = "jdbc:shardex:sandbox:routes?shards=4&shardex.hints=true&shardex.instance=fixtures";
   static final List<String> FILES = List.of("select_cases.txt", "dml_cases.txt", "ddl_and_session_cases.txt",
-      "unsupported_cases.txt");
+      "unsupported_cases.txt", "cross_shard_cases.txt");
   static Connection deny;
   static Connection allow;
 
@@ -73,7 +73,9 @@ class RouteFixturesTest {
     allow.close();
   }
 
-  record Case(String file, int line, String options, String sql, String expectedShards, String expectedError) {}
+  /** {@code sent} holds "N: sql" lines (=> lines in the file): the exact text shard N must receive. */
+  record Case(String file, int line, String options, String sql, String expectedShards, String expectedError,
+      List<String> sent) {}
 
   @TestFactory
   Stream<DynamicTest> routes() throws IOException {
@@ -90,10 +92,12 @@ class RouteFixturesTest {
   private static void check(Case c) {
     Connection conn = c.options().contains("shardex.scatterWrites=allow") ? allow : deny;
     String actual;
+    List<String> sent = new ArrayList<>();
     try (Statement s = conn.createStatement(); ResultSet rs = s.executeQuery("EXPLAIN ROUTE " + c.sql())) {
       TreeSet<Integer> shards = new TreeSet<>();
       while (rs.next()) {
         shards.add(rs.getInt(1));
+        sent.add(rs.getInt(1) + ": " + rs.getString(2));
       }
       actual = "-> " + String.join(", ", shards.stream().map(String::valueOf).toList());
     } catch (SQLException e) {
@@ -101,6 +105,9 @@ class RouteFixturesTest {
     }
     String expected = c.expectedError() != null ? "!! " + c.expectedError() : "-> " + c.expectedShards();
     assertEquals(expected, actual, c.file() + ":" + c.line() + ": " + c.sql());
+    if (!c.sent().isEmpty()) {
+      assertEquals(c.sent(), sent, c.file() + ":" + c.line() + ": SQL sent to each shard");
+    }
   }
 
   static List<Case> parse(String file) throws IOException {
@@ -120,10 +127,13 @@ class RouteFixturesTest {
         }
         if (line.startsWith("@")) {
           options = line.substring(1).trim();
+        } else if (line.startsWith("=>") && !out.isEmpty()) {
+          out.get(out.size() - 1).sent().add(line.substring(2).trim());
         } else if (line.startsWith("->") || line.startsWith("!!")) {
           String expectation = line.substring(2).trim();
           boolean error = line.startsWith("!!");
-          out.add(new Case(file, start, options, sql.toString().trim(), error ? null : expectation, error ? expectation : null));
+          out.add(new Case(file, start, options, sql.toString().trim(), error ? null : expectation, error ? expectation : null,
+              new ArrayList<>()));
           sql.setLength(0);
           options = "";
         } else {

@@ -118,8 +118,9 @@ final class QueryRoute {
 
   /** Each shard gets only its own keys of the IN list that spread the statement over several shards. */
   private RoutePlan withInSplit(RoutePlan plan, List<Integer> targets) {
-    if (splitColumn == null || targets.size() < 2 || t.keys().size() != 1) {
-      return plan;
+    String column = splitColumn;
+    if (column == null || targets.size() < 2 || t.keys().stream().filter(k -> k.column().column().equals(column)).count() != 1) {
+      return plan; // not one clear IN list on the key: every shard gets the statement whole (still exact)
     }
     java.util.Map<Integer, int[]> keep = new java.util.TreeMap<>();
     for (int shard : targets) {

@@ -146,7 +146,7 @@ final class MergeRewriter {
           otherAggregates++;
         }
       } else if (isAggregate(e)) {
-        throw unsupported("an aggregate inside an expression ('" + e + "') across shards; select the aggregate itself");
+        throw unsupported("an aggregate inside an expression ('" + e + "') across shards");
       }
     }
     // COUNT(DISTINCT x) adds x to the shards' GROUP BY: the other aggregates then come back as

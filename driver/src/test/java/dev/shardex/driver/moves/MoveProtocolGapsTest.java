@@ -133,6 +133,8 @@ class MoveProtocolGapsTest {
       while (dir.appliedChange() < freeze) {
         Thread.sleep(5);
       }
+      System.out.println("GAP 1 debug: freeze<=" + freeze + " applied=" + dir.appliedChange() + " key=" + store.lookup(KeySpace.DEFAULT, Long.toString(user))
+          + " clients=" + store.clients() + " moveDone=" + move.isDone());
       long w0 = System.nanoTime();
       String outcome;
       try {
