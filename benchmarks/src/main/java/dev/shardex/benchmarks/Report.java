@@ -146,7 +146,7 @@ final class Report {
     chart.addSeries("Shardex", cells, shardex);
     chart.addSeries("ShardingSphere-JDBC 5.5.2", cells, ss);
     org.knowm.xchart.AnnotationLine target = new org.knowm.xchart.AnnotationLine(0.97, false, false);
-    target.setColor(java.awt.Color.RED);
+    chart.getStyler().setAnnotationLineColor(java.awt.Color.RED);
     chart.addAnnotation(target);
     Files.createDirectories(png.getParent());
     String base = png.toString().replaceFirst("\\.png$", "");

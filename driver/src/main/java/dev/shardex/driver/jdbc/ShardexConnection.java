@@ -69,6 +69,11 @@ public final class ShardexConnection extends UnsupportedConnection {
     return Router.route(t, values, cluster.routeContext(session.transactionShard()));
   }
 
+  MultiResults runMulti(List<String> parts, String sql, Statement owner) throws SQLException {
+    Jdbc.checkOpen(closed, "connection");
+    return new MultiStatements(this).run(parts, sql, owner);
+  }
+
   /** The pipeline for one statement execution. */
   Outcome run(RouteTemplate t, Object[] values, String sql, ShardCall call, boolean keys, Statement owner,
       MergeSource merge) throws SQLException {
@@ -85,132 +90,17 @@ public final class ShardexConnection extends UnsupportedConnection {
         RoutePlan plan = planFor(t, values);
         try {
           if (plan.fanout() == Fanout.MERGE) {
-            return merged(plan, values, merge, owner);
+            return new MergedQuery(cluster, session).run(plan, values, merge, owner);
           }
           if (plan.fanout() != Fanout.DDL) {
             Outcome out = PlanExecutor.execute(plan, session, call, keys, owner, t.type().name(), cluster.fanout());
-            return plan.fill() != null && keys ? filledKeys(out, plan.fill()) : out;
+            return plan.fill() != null && keys ? MergedQuery.filledKeys(out, plan.fill()) : out;
           }
           return ddl(plan, call, owner, sql, t);
         } finally {
           session.settle(plan.guards());
         }
     }
-  }
-
-  /** getGeneratedKeys after an INSERT whose sequence-filled column Shardex filled: those ids. */
-  private static Outcome filledKeys(Outcome out, RoutePlan.Fill fill) throws SQLException {
-    List<Object[]> rows = new ArrayList<>();
-    for (long id : fill.ids()) {
-      rows.add(new Object[] {id});
-    }
-    return Outcome.count(out.updateCount(), InMemoryResults.of(List.of("GENERATED_KEY"), List.of(Types.BIGINT), rows));
-  }
-
-  /** A SELECT on several shards that the merge stage combines: rewrite, run in parallel, merge. */
-  private Outcome merged(RoutePlan plan, Object[] values, MergeSource merge, Statement owner) throws SQLException {
-    String shards = Router.join(plan.shards());
-    MergeSpec spec = cluster.templates().merge(merge.text(), shards);
-    String text = shardText(spec, values, shards);
-    ShardCall call = (c, shard, p) -> {
-      PreparedStatement ps = c.prepareStatement(text);
-      try {
-        merge.binder().bind(ps, spec.params());
-        ps.execute();
-        return ps;
-      } catch (SQLException e) {
-        ps.close();
-        throw e;
-      }
-    };
-    session.checkScope(plan.shards(), false);
-    List<ShardResultSet> parts = PlanExecutor.parallel(plan, session, call, owner, cluster.fanout());
-    return new Outcome(Merger.merge(spec, parts, values, owner, cluster.config().maxMergeRows(), shards), -1, null);
-  }
-
-  /** The rewritten text; LIMIT n OFFSET m goes down as LIMIT n+m, within shardex.maxMergeRows. */
-  private String shardText(MergeSpec spec, Object[] values, String shards) throws SQLException {
-    if (!spec.pushesLimit()) {
-      return spec.shardSql();
-    }
-    long limit = longValue(spec.limit(), values);
-    long offset = spec.offset() == null ? 0 : longValue(spec.offset(), values);
-    long max = cluster.config().maxMergeRows();
-    if (limit + offset > max) {
-      throw ShardexError.CROSS_SHARD.exception("SELECT with LIMIT " + limit + " OFFSET " + offset, shards,
-          "each shard would have to return " + (limit + offset) + " rows, more than shardex.maxMergeRows=" + max,
-          "page by key ranges (WHERE sort_key > last_seen) instead of large offsets, or raise shardex.maxMergeRows");
-    }
-    return spec.shardSql() + " LIMIT " + (limit + offset);
-  }
-
-  private static long longValue(dev.shardex.driver.sql.ValueSource source, Object[] values) throws SQLException {
-    Object v = source instanceof dev.shardex.driver.sql.ValueSource.Param p ? values[p.index()]
-        : source instanceof dev.shardex.driver.sql.ValueSource.Literal l ? l.value() : null;
-    if (v instanceof Number n && n.longValue() >= 0) {
-      return n.longValue();
-    }
-    throw ShardexError.UNSUPPORTED.exception("LIMIT/OFFSET '" + v + "' across shards", "give a whole number");
-  }
-
-  /**
-   * Multi-statement text. When every part routes to the same single shard and none is a session,
-   * transaction or DDL statement, the whole text goes in one round trip (allowMultiQueries is on
-   * for shard connections); otherwise each part is routed and run on its own, in order.
-   */
-  MultiResults runMulti(List<String> parts, String sql, Statement owner) throws SQLException {
-    Jdbc.checkOpen(closed, "connection");
-    List<RoutePlan> plans = new ArrayList<>();
-    boolean oneTrip = true;
-    Integer shard = null;
-    boolean write = false;
-    try {
-      for (String part : parts) {
-        Analysis a = cluster.templates().plain(part);
-        switch (a.template().type()) {
-          case SESSION, TRANSACTION, EXPLAIN_ROUTE, DDL -> oneTrip = false;
-          default -> { }
-        }
-        if (!oneTrip) {
-          break;
-        }
-        RoutePlan plan = planFor(a.template(), a.literals());
-        plans.add(plan);
-        write |= plan.write();
-        if (plan.fanout() != Fanout.ONE || (shard != null && shard != plan.single())) {
-          oneTrip = false;
-          break;
-        }
-        shard = plan.single();
-      }
-      if (oneTrip) {
-        session.checkScope(List.of(shard), write);
-        ShardLease lease = session.acquire(shard, write, true);
-        Statement physical = null;
-        try {
-          physical = lease.connection().createStatement();
-          session.metrics().roundTrip();
-          physical.execute(sql);
-          return MultiResults.physical(physical, lease, owner);
-        } catch (SQLException e) {
-          dev.shardex.driver.merge.Closing.closeAll(java.util.Arrays.asList(physical, lease));
-          throw lease.translate(e);
-        }
-      }
-    } finally {
-      plans.forEach(p -> session.settle(p.guards()));
-    }
-    List<Outcome> outcomes = new ArrayList<>();
-    for (String part : parts) {
-      Analysis a = cluster.templates().plain(part);
-      ShardCall call = (c, s, plan) -> {
-        Statement st = c.createStatement();
-        st.execute(plan.sqlFor(part, s).text());
-        return st;
-      };
-      outcomes.add(run(a.template(), a.literals(), part, call, false, owner, MergeSource.literals(a.text(), a.literals())));
-    }
-    return MultiResults.sequence(outcomes);
   }
 
   private Outcome ddl(RoutePlan plan, ShardCall call, Statement owner, String sql, RouteTemplate t) throws SQLException {
@@ -286,7 +176,8 @@ public final class ShardexConnection extends UnsupportedConnection {
             cluster.routeContext(session.transactionShard()).explaining());
         String shards = Router.join(plan.shards());
         String merged = plan.fanout() == Fanout.MERGE
-            ? shardText(cluster.templates().merge(a.text(), shards), a.literals(), shards) : null;
+            ? new MergedQuery(cluster, session).shardText(cluster.templates().merge(a.text(), shards), a.literals(), shards)
+            : null;
         for (int shard : plan.shards()) {
           if (merged != null) {
             rows.add(new Object[] {shard, merged});

@@ -127,31 +127,6 @@ public final class InListSplitter {
   }
 
   private int count(int from, int to, List<Integer> params, StringBuilder out, int paramAt, boolean copy) {
-    int i = from;
-    while (i < to) {
-      char c = sql.charAt(i);
-      int end = SqlLexer.commentEnd(sql, i);
-      if (end == i && (c == '\'' || c == '"' || c == '`')) {
-        end = SqlLexer.quotedEnd(sql, i, c);
-      }
-      if (end > i) {
-        if (copy) {
-          out.append(sql, i, end);
-        }
-        i = end;
-        continue;
-      }
-      if (c == '?') {
-        if (copy) {
-          params.add(paramAt);
-        }
-        paramAt++;
-      }
-      if (copy) {
-        out.append(c);
-      }
-      i++;
-    }
-    return paramAt;
+    return SqlLexer.copyCountingParameters(sql, from, to, out, paramAt, params, copy);
   }
 }

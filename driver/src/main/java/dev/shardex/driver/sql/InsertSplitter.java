@@ -119,34 +119,8 @@ public final class InsertSplitter {
     return new ShardSql(text.toString(), params.stream().mapToInt(Integer::intValue).toArray());
   }
 
-  /** Appends sql[from, to) if {@code copy}, recording its ? parameters; returns the next parameter index. */
   private int appendCounting(StringBuilder out, int from, int to, int paramAt, List<Integer> params, boolean copy) {
-    int i = from;
-    while (i < to) {
-      char c = sql.charAt(i);
-      int end = SqlLexer.commentEnd(sql, i);
-      if (end == i && (c == '\'' || c == '"' || c == '`')) {
-        end = SqlLexer.quotedEnd(sql, i, c);
-      }
-      if (end > i) {
-        if (copy) {
-          out.append(sql, i, end);
-        }
-        i = end;
-        continue;
-      }
-      if (c == '?') {
-        if (copy) {
-          params.add(paramAt);
-        }
-        paramAt++;
-      }
-      if (copy) {
-        out.append(c);
-      }
-      i++;
-    }
-    return paramAt;
+    return SqlLexer.copyCountingParameters(sql, from, to, out, paramAt, params, copy);
   }
 
   /** The index just past the top-level VALUES/VALUE keyword, or -1. */

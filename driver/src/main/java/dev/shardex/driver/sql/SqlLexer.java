@@ -74,6 +74,41 @@ public final class SqlLexer {
     return new NormalizedSql(out.toString(), literals);
   }
 
+  /**
+   * Copies sql[from, to) into {@code out} when {@code copy}, noting the 0-based index of every ?
+   * parameter it copies (those it skips still count): how a rewrite that drops pieces of a
+   * statement keeps track of which parameters the shorter text binds. Returns the next index.
+   */
+  static int copyCountingParameters(String sql, int from, int to, StringBuilder out, int paramAt, List<Integer> params,
+      boolean copy) {
+    int i = from;
+    while (i < to) {
+      char c = sql.charAt(i);
+      int end = commentEnd(sql, i);
+      if (end == i && (c == '\'' || c == '"' || c == '`')) {
+        end = quotedEnd(sql, i, c);
+      }
+      if (end > i) {
+        if (copy) {
+          out.append(sql, i, end);
+        }
+        i = end;
+        continue;
+      }
+      if (c == '?') {
+        if (copy) {
+          params.add(paramAt);
+        }
+        paramAt++;
+      }
+      if (copy) {
+        out.append(c);
+      }
+      i++;
+    }
+    return paramAt;
+  }
+
   /** Splits multi-statement text on top-level semicolons; empty pieces are dropped. */
   public static List<String> split(String sql) {
     List<String> parts = new ArrayList<>();

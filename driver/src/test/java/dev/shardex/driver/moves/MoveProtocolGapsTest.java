@@ -191,6 +191,26 @@ class MoveProtocolGapsTest {
         }
       });
       Thread.sleep(900); // lease 500 + margin 200 have passed since the last poll
+      final int dbgShard = from;
+      CompletableFuture.runAsync(() -> {
+        try {
+          Thread.sleep(4000);
+          try (Connection c = sandbox.connectShard(dbgShard); Statement s = c.createStatement()) {
+            for (String q : new String[] {"SELECT trx_id, trx_state, trx_started, trx_mysql_thread_id, trx_query, trx_rows_locked FROM information_schema.INNODB_TRX",
+                "SELECT ID, COMMAND, TIME, STATE, INFO FROM information_schema.PROCESSLIST"}) {
+              try (ResultSet rs = s.executeQuery(q)) {
+                while (rs.next()) {
+                  StringBuilder b = new StringBuilder("DBG ");
+                  for (int i = 1; i <= rs.getMetaData().getColumnCount(); i++) b.append(rs.getString(i)).append(" | ");
+                  System.out.println(b);
+                }
+              }
+            }
+          }
+        } catch (Exception e) {
+          e.printStackTrace();
+        }
+      });
       MoveRecord moved = mover(500, 200).move(KeySpace.DEFAULT, Long.toString(user), to);
       assertEquals(MoveStep.DONE, moved.step());
       holder.commit(); // the waiting write gets its connection now

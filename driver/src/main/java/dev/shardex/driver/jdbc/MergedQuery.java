@@ -1,0 +1,89 @@
+package dev.shardex.driver.jdbc;
+
+import dev.shardex.directory.ShardexError;
+import dev.shardex.driver.Cluster;
+import dev.shardex.driver.execute.Outcome;
+import dev.shardex.driver.execute.PlanExecutor;
+import dev.shardex.driver.execute.ShardCall;
+import dev.shardex.driver.execute.ShardSession;
+import dev.shardex.driver.merge.InMemoryResults;
+import dev.shardex.driver.merge.Merger;
+import dev.shardex.driver.merge.ShardResultSet;
+import dev.shardex.driver.route.RoutePlan;
+import dev.shardex.driver.route.Router;
+import dev.shardex.driver.sql.MergeSpec;
+import java.sql.PreparedStatement;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.sql.Types;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * A SELECT on several shards that needs the merge stage: sql (the cached rewrite) -> execute (the
+ * shards in parallel) -> merge (one answer). Also fills getGeneratedKeys with sequence ids.
+ */
+final class MergedQuery {
+  private final Cluster cluster;
+  private final ShardSession session;
+
+  MergedQuery(Cluster cluster, ShardSession session) {
+    this.cluster = cluster;
+    this.session = session;
+  }
+
+  /** getGeneratedKeys after an INSERT whose sequence-filled column Shardex filled: those ids. */
+  static Outcome filledKeys(Outcome out, RoutePlan.Fill fill) throws SQLException {
+    List<Object[]> rows = new ArrayList<>();
+    for (long id : fill.ids()) {
+      rows.add(new Object[] {id});
+    }
+    return Outcome.count(out.updateCount(), InMemoryResults.of(List.of("GENERATED_KEY"), List.of(Types.BIGINT), rows));
+  }
+
+  /** A SELECT on several shards that the merge stage combines: rewrite, run in parallel, merge. */
+  Outcome run(RoutePlan plan, Object[] values, MergeSource merge, Statement owner) throws SQLException {
+    String shards = Router.join(plan.shards());
+    MergeSpec spec = cluster.templates().merge(merge.text(), shards);
+    String text = shardText(spec, values, shards);
+    ShardCall call = (c, shard, p) -> {
+      PreparedStatement ps = c.prepareStatement(text);
+      try {
+        merge.binder().bind(ps, spec.params());
+        ps.execute();
+        return ps;
+      } catch (SQLException e) {
+        ps.close();
+        throw e;
+      }
+    };
+    session.checkScope(plan.shards(), false);
+    List<ShardResultSet> parts = PlanExecutor.parallel(plan, session, call, owner, cluster.fanout());
+    return new Outcome(Merger.merge(spec, parts, values, owner, cluster.config().maxMergeRows(), shards), -1, null);
+  }
+
+  /** The rewritten text; LIMIT n OFFSET m goes down as LIMIT n+m, within shardex.maxMergeRows. */
+  String shardText(MergeSpec spec, Object[] values, String shards) throws SQLException {
+    if (!spec.pushesLimit()) {
+      return spec.shardSql();
+    }
+    long limit = longValue(spec.limit(), values);
+    long offset = spec.offset() == null ? 0 : longValue(spec.offset(), values);
+    long max = cluster.config().maxMergeRows();
+    if (limit + offset > max) {
+      throw ShardexError.CROSS_SHARD.exception("SELECT with LIMIT " + limit + " OFFSET " + offset, shards,
+          "each shard would have to return " + (limit + offset) + " rows, more than shardex.maxMergeRows=" + max,
+          "page by key ranges (WHERE sort_key > last_seen) instead of large offsets, or raise shardex.maxMergeRows");
+    }
+    return spec.shardSql() + " LIMIT " + (limit + offset);
+  }
+
+  private static long longValue(dev.shardex.driver.sql.ValueSource source, Object[] values) throws SQLException {
+    Object v = source instanceof dev.shardex.driver.sql.ValueSource.Param p ? values[p.index()]
+        : source instanceof dev.shardex.driver.sql.ValueSource.Literal l ? l.value() : null;
+    if (v instanceof Number n && n.longValue() >= 0) {
+      return n.longValue();
+    }
+    throw ShardexError.UNSUPPORTED.exception("LIMIT/OFFSET '" + v + "' across shards", "give a whole number");
+  }
+}
