@@ -114,7 +114,7 @@ public final class BenchCluster implements AutoCloseable {
         int first = t;
         parts.add(pool.submit(() -> {
           for (int u = first; u < users; u += threads) {
-            store.assign(KeySpace.DEFAULT, Integer.toString(u), u % shardCount());
+            assign(u);
           }
           return null;
         }));
@@ -126,6 +126,20 @@ public final class BenchCluster implements AutoCloseable {
       pool.shutdownNow();
     }
     return (System.nanoTime() - start) / 1_000_000;
+  }
+
+  /** assign() takes the change-log counter and two shard rows: concurrent assigns can deadlock; retry those. */
+  private void assign(int user) throws SQLException {
+    for (int attempt = 1; ; attempt++) {
+      try {
+        store.assign(KeySpace.DEFAULT, Integer.toString(user), user % shardCount());
+        return;
+      } catch (SQLException e) {
+        if (!"40001".equals(e.getSQLState()) || attempt == 10) {
+          throw e;
+        }
+      }
+    }
   }
 
   /** Loads users and posts straight into each owning shard (one thread per shard); returns ms taken. */

@@ -27,7 +27,8 @@ import java.util.concurrent.TimeUnit;
  * contender and cell (0.3), {@code bench.threads} ("1,8"), {@code bench.workloads} (names of
  * {@link Workload}, all by default), {@code bench.contenders} (all), {@code bench.fresh} (true: also
  * the fresh-prepare variants), {@code bench.startup} / {@code bench.memory} (true),
- * {@code bench.out} (results directory), {@code bench.tag} (run name in file names).
+ * {@code bench.out} (results directory), {@code bench.tag} (run name in file names),
+ * {@code bench.shardexOptions} (extra URL options for the Shardex contender, for experiments).
  */
 public final class Harness {
   private static final PrintStream OUT = System.out;
@@ -63,52 +64,64 @@ public final class Harness {
           (long) o.users * o.posts, loaded);
 
       List<String[]> cold = new ArrayList<>();
-      List<Contender> contenders = openContenders(cluster, o, cold);
-      List<Report.Row> rows;
-      Runner runner = new Runner(o.users, contenders, maxOf(o.threads));
+      List<Contender> contenders = new ArrayList<>();
       try {
-        check(cluster, runner, contenders, o);
-        warmUp(runner, contenders, o);
-        rows = measure(runner, contenders, o);
+        contenders.addAll(openContenders(cluster, o, cold));
+        measureAll(cluster, o, contenders, cold);
       } finally {
-        runner.close();
-      }
-      rows = Report.withRatios(rows);
-      OUT.println();
-      OUT.println("Results (ops/s over all rounds; p50/p99 per operation; ×direct and ×SS are throughput ratios; the");
-      OUT.println("scatter COUNT's direct row runs the query on one shard, which holds a quarter of the data):");
-      Report.printTable(rows, OUT);
-      Path results = Paths.get(o.out);
-      Report.writeCsv(rows, results.resolve("harness-" + o.tag + ".csv"));
-      Report.writeChart(rows, results.resolve("ratios-" + o.tag + ".png"), o.tag);
-      OUT.println("CSV: " + results.resolve("harness-" + o.tag + ".csv") + "   chart: " + results.resolve("ratios-" + o.tag + ".png"));
-
-      List<StartupBenchmark.Sample> startup = List.of();
-      if (o.startup) {
-        OUT.println();
-        OUT.println("First connection, JVM-cold (first of its kind in this JVM: class loading included):");
-        for (String[] c : cold) {
-          OUT.printf("  %-16s connect %8s ms, connect + first query %8s ms%n", c[0], c[1], c[2]);
+        // Drivers first: their pools and directory pollers must not outlive the sandbox's servers.
+        for (Contender c : contenders) {
+          c.close();
         }
-        OUT.println("First connection of a new Shardex driver instance (warm JVM), median of 3 (max):");
-        startup = new StartupBenchmark(cluster).run(new int[] {10, 1_000, 10_000}, 3);
-        StartupBenchmark.print(startup, OUT);
+        dev.shardex.driver.ShardexDriver.shutdown();
       }
-      CacheMemory.Result memory = null;
-      if (o.memory) {
-        memory = CacheMemory.measure(cluster.store(), 1_000_000, 1L << 45);
-        OUT.printf(Locale.ROOT, "%nMemory per cached directory entry: %.1f bytes (heap delta %.1f MB over %,d BIGINT keys)%n",
-            memory.bytesPerEntry(), memory.heapDeltaBytes() / 1e6, memory.entries());
-      }
-      String summary = Targets.summary(rows, startup, memory);
+    }
+  }
+
+  private static void measureAll(BenchCluster cluster, Options o, List<Contender> contenders, List<String[]> cold)
+      throws Exception {
+    List<Report.Row> rows = Report.withRatios(workloads(cluster, o, contenders));
+    OUT.println();
+    OUT.println("Results (ops/s over all rounds; p50/p99 per operation; ×direct and ×SS are throughput ratios; the");
+    OUT.println("scatter COUNT's direct row runs the query on one shard, which holds a quarter of the data):");
+    Report.printTable(rows, OUT);
+    Path results = Paths.get(o.out);
+    Path csv = results.resolve("harness-" + o.tag + ".csv");
+    Path png = results.resolve("ratios-" + o.tag + ".png");
+    Report.writeCsv(rows, csv);
+    Report.writeChart(rows, png, o.tag);
+    OUT.println("CSV: " + csv + "   chart: " + png);
+
+    List<StartupBenchmark.Sample> startup = List.of();
+    if (o.startup) {
       OUT.println();
-      OUT.print(summary);
-      Files.writeString(results.resolve("summary-" + o.tag + ".txt"), summary, StandardCharsets.UTF_8);
-      // Drivers first: their pools and directory pollers must not outlive the sandbox's servers.
-      for (Contender c : contenders) {
-        c.close();
+      OUT.println("First connection, JVM-cold (first of its kind in this JVM: class loading included):");
+      for (String[] c : cold) {
+        OUT.printf("  %-16s connect %8s ms, connect + first query %8s ms%n", c[0], c[1], c[2]);
       }
-      dev.shardex.driver.ShardexDriver.shutdown();
+      OUT.println("First connection of a new Shardex driver instance (warm JVM), median of 3 (max):");
+      startup = new StartupBenchmark(cluster).run(new int[] {10, 1_000, 10_000}, 3);
+      StartupBenchmark.print(startup, OUT);
+    }
+    CacheMemory.Result memory = null;
+    if (o.memory) {
+      memory = CacheMemory.measure(cluster.store(), 1_000_000, 1L << 45);
+      OUT.printf(Locale.ROOT, "%nMemory per cached directory entry: %.1f bytes (heap delta %.1f MB over %,d BIGINT keys)%n",
+          memory.bytesPerEntry(), memory.heapDeltaBytes() / 1e6, memory.entries());
+    }
+    String summary = Targets.summary(rows, startup, memory);
+    OUT.println();
+    OUT.print(summary);
+    Files.writeString(results.resolve("summary-" + o.tag + ".txt"), summary, StandardCharsets.UTF_8);
+  }
+
+  /** Checks every contender's answers, warms the JIT, then times every cell; the rows have no ratios yet. */
+  private static List<Report.Row> workloads(BenchCluster cluster, Options o, List<Contender> contenders) throws Exception {
+    try (Runner runner = new Runner(o.users, contenders, maxOf(o.threads))) {
+      check(cluster, runner, contenders, o);
+      primeKeyCaches(runner, contenders, o);
+      warmUp(runner, contenders, o);
+      return measure(runner, contenders, o);
     }
   }
 
@@ -130,7 +143,7 @@ public final class Harness {
         firstQuery(c);
         cold.add(new String[] {"shardex", fmt(connect), fmt((System.nanoTime() - t) / 1e6)});
       }
-      all.add(new Contender.Shardex(cluster.shardexUrl("bench")));
+      all.add(new Contender.Shardex(cluster.shardexUrl("bench") + o.shardexOptions));
     }
     if (o.wants(Contender.SHARDING_SPHERE)) {
       long t = System.nanoTime();
@@ -175,6 +188,24 @@ public final class Harness {
       check.close();
     }
     OUT.printf("checks took %d ms%n", ms(t));
+  }
+
+  /**
+   * Steady state for Shardex: its directory key cache (1,000,000 entries by default) holds every
+   * user, as it would in a long-running application; without this the first timed touch of each
+   * user pays a directory round trip. Direct knows its owners up front; ShardingSphere computes them.
+   */
+  private static void primeKeyCaches(Runner runner, List<Contender> contenders, Options o) throws Exception {
+    long t = System.nanoTime();
+    for (Contender c : contenders) {
+      if (c.name().equals(Contender.SHARDEX)) {
+        Session s = runner.session(c, 0);
+        for (long user = 0; user < o.users; user++) {
+          s.pointSelect(user, false);
+        }
+      }
+    }
+    OUT.printf("Shardex key cache primed with %d users in %d ms%n", o.users, ms(t));
   }
 
   /** One pass over every variant at one thread, so the JIT has compiled all contenders' paths before timing. */
@@ -252,6 +283,8 @@ public final class Harness {
     boolean memory;
     String out;
     String tag;
+    /** Extra URL options for the Shardex contender (experiments), e.g. "&useServerPrepStmts=true". */
+    String shardexOptions;
 
     static Options fromSystemProperties() {
       Options o = new Options();
@@ -274,6 +307,7 @@ public final class Harness {
       o.memory = Boolean.parseBoolean(System.getProperty("bench.memory", "true"));
       o.out = System.getProperty("bench.out", "results");
       o.tag = System.getProperty("bench.tag", "latest");
+      o.shardexOptions = System.getProperty("bench.shardexOptions", "");
       return o;
     }
 

@@ -18,7 +18,8 @@ import org.knowm.xchart.style.Styler;
 final class Report {
   /** One contender on one cell, over all its rounds. */
   record Row(Workload workload, boolean fresh, int threads, String contender, double opsPerSecond, double minRound,
-      double maxRound, double p50Micros, double p99Micros, double vsDirect, double vsShardingSphere) {
+      double maxRound, double p50Micros, double p99Micros, double cpuMicrosPerOp, double[] roundOps, double vsDirect,
+      double vsShardingSphere) {
 
     String cell() {
       return workload.label() + (fresh ? ", fresh prepare" : "");
@@ -30,12 +31,17 @@ final class Report {
   static Row row(Workload w, boolean fresh, int threads, String contender, List<Runner.Round> rounds) {
     long ops = 0;
     long nanos = 0;
+    long cpu = 0;
+    double[] roundOps = new double[rounds.size()];
     double min = Double.MAX_VALUE;
     double max = 0;
     int total = 0;
-    for (Runner.Round r : rounds) {
+    for (int i = 0; i < rounds.size(); i++) {
+      Runner.Round r = rounds.get(i);
+      roundOps[i] = r.opsPerSecond();
       ops += r.ops();
       nanos += r.nanos();
+      cpu += r.cpuNanos();
       min = Math.min(min, r.opsPerSecond());
       max = Math.max(max, r.opsPerSecond());
       total += r.latencies().length;
@@ -48,7 +54,7 @@ final class Report {
     }
     Arrays.sort(all);
     return new Row(w, fresh, threads, contender, ops * 1e9 / nanos, min, max, percentile(all, 0.50) / 1e3,
-        percentile(all, 0.99) / 1e3, Double.NaN, Double.NaN);
+        percentile(all, 0.99) / 1e3, cpu / 1e3 / ops, roundOps, Double.NaN, Double.NaN);
   }
 
   static double percentile(long[] sorted, double p) {
@@ -59,31 +65,48 @@ final class Report {
     return sorted[Math.max(0, Math.min(sorted.length - 1, i))];
   }
 
-  /** Fills in the ratios of each row to the direct and ShardingSphere rows of its cell. */
+  /**
+   * Fills in each row's ratios to the direct and ShardingSphere rows of its cell: the median over
+   * rounds of the per-round throughput ratio. A round runs the contenders back to back, so pairing
+   * by round cancels most of the drift of this shared machine; the ops/s column is over all rounds.
+   */
   static List<Row> withRatios(List<Row> rows) {
     List<Row> out = new ArrayList<>();
     for (Row r : rows) {
-      double direct = find(rows, r, Contender.DIRECT);
-      double ss = find(rows, r, Contender.SHARDING_SPHERE);
       out.add(new Row(r.workload(), r.fresh(), r.threads(), r.contender(), r.opsPerSecond(), r.minRound(), r.maxRound(),
-          r.p50Micros(), r.p99Micros(), r.opsPerSecond() / direct, r.opsPerSecond() / ss));
+          r.p50Micros(), r.p99Micros(), r.cpuMicrosPerOp(), r.roundOps(), pairedRatio(r, find(rows, r, Contender.DIRECT)),
+          pairedRatio(r, find(rows, r, Contender.SHARDING_SPHERE))));
     }
     return out;
   }
 
-  static double find(List<Row> rows, Row like, String contender) {
+  static double pairedRatio(Row r, Row base) {
+    if (base == null) {
+      return Double.NaN;
+    }
+    int n = Math.min(r.roundOps().length, base.roundOps().length);
+    double[] ratios = new double[n];
+    for (int i = 0; i < n; i++) {
+      ratios[i] = r.roundOps()[i] / base.roundOps()[i];
+    }
+    Arrays.sort(ratios);
+    return n == 0 ? Double.NaN : n % 2 == 1 ? ratios[n / 2] : (ratios[n / 2 - 1] + ratios[n / 2]) / 2;
+  }
+
+  static Row find(List<Row> rows, Row like, String contender) {
     for (Row r : rows) {
       if (r.workload() == like.workload() && r.fresh() == like.fresh() && r.threads() == like.threads()
           && r.contender().equals(contender)) {
-        return r.opsPerSecond();
+        return r;
       }
     }
-    return Double.NaN;
+    return null;
   }
 
   static void printTable(List<Row> rows, PrintStream out) {
-    String format = "%-38s %3s  %-14s %9s %9s %9s %8s %8s  %s%n";
-    out.printf(format, "workload", "thr", "contender", "ops/s", "p50 µs", "p99 µs", "×direct", "×SS", "round min–max ops/s");
+    String format = "%-38s %3s  %-14s %8s %8s %8s %8s %8s %8s  %s%n";
+    out.printf(format, "workload", "thr", "contender", "ops/s", "p50 µs", "p99 µs", "CPU µs", "×direct", "×SS",
+        "round min–max ops/s");
     String previous = null;
     for (Row r : rows) {
       String cell = r.cell() + "/" + r.threads();
@@ -92,7 +115,7 @@ final class Report {
       }
       previous = cell;
       out.printf(Locale.ROOT, format, r.cell(), r.threads(), r.contender(), fmt(r.opsPerSecond(), 0), fmt(r.p50Micros(), 0),
-          fmt(r.p99Micros(), 0), fmt(r.vsDirect(), 2), fmt(r.vsShardingSphere(), 2),
+          fmt(r.p99Micros(), 0), fmt(r.cpuMicrosPerOp(), 1), fmt(r.vsDirect(), 2), fmt(r.vsShardingSphere(), 2),
           fmt(r.minRound(), 0) + "–" + fmt(r.maxRound(), 0));
     }
   }
@@ -104,11 +127,11 @@ final class Report {
   static void writeCsv(List<Row> rows, Path file) throws IOException {
     List<String> lines = new ArrayList<>();
     lines.add("workload,fresh_prepare,threads,contender,ops_per_s,round_min_ops_per_s,round_max_ops_per_s,p50_us,p99_us,"
-        + "ratio_to_direct,ratio_to_shardingsphere");
+        + "client_cpu_us_per_op,ratio_to_direct,ratio_to_shardingsphere");
     for (Row r : rows) {
       lines.add(String.join(",", '"' + r.workload().label() + '"', Boolean.toString(r.fresh()), Integer.toString(r.threads()),
           r.contender(), fmt(r.opsPerSecond(), 1), fmt(r.minRound(), 1), fmt(r.maxRound(), 1), fmt(r.p50Micros(), 1),
-          fmt(r.p99Micros(), 1), fmt(r.vsDirect(), 3), fmt(r.vsShardingSphere(), 3)));
+          fmt(r.p99Micros(), 1), fmt(r.cpuMicrosPerOp(), 2), fmt(r.vsDirect(), 3), fmt(r.vsShardingSphere(), 3)));
     }
     Files.createDirectories(file.getParent());
     Files.write(file, lines, StandardCharsets.UTF_8);
@@ -125,9 +148,11 @@ final class Report {
         continue;
       }
       cells.add(shortName(r) + " ×" + r.threads());
-      shardex.add(r.vsDirect());
-      ss.add(r.vsDirect() / r.vsShardingSphere());
-      top = Math.max(top, Math.max(r.vsDirect(), r.vsDirect() / r.vsShardingSphere()) * 1.08);
+      Row other = find(rows, r, Contender.SHARDING_SPHERE);
+      double ssVsDirect = other == null ? Double.NaN : other.vsDirect();
+      shardex.add(Double.isNaN(r.vsDirect()) ? 0 : r.vsDirect());
+      ss.add(Double.isNaN(ssVsDirect) ? 0 : ssVsDirect); // 0: ShardingSphere not in this run
+      top = Math.max(top, Math.max(shardex.get(shardex.size() - 1), ss.get(ss.size() - 1)) * 1.08);
     }
     CategoryChart chart = new CategoryChartBuilder().width(1600).height(700)
         .title("Throughput relative to direct Connector/J (1.0 = the physical limit; line = the 0.97 target) — " + subtitle)

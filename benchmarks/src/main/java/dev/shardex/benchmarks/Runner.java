@@ -47,8 +47,12 @@ public final class Runner implements AutoCloseable {
     return sessions.get(c)[thread];
   }
 
-  /** One timed round: operations done, nanoseconds elapsed, and every operation's latency (ns). */
-  public record Round(long ops, long nanos, long[] latencies) {
+  /**
+   * One timed round: operations done, nanoseconds elapsed, every operation's latency (ns), and the
+   * CPU time this JVM (all its threads: the driver's, GC, pools) used meanwhile, the client-side
+   * cost of the operations, which the shared machine's noise barely touches.
+   */
+  public record Round(long ops, long nanos, long[] latencies, long cpuNanos) {
     double opsPerSecond() {
       return ops * 1e9 / nanos;
     }
@@ -85,6 +89,7 @@ public final class Runner implements AutoCloseable {
         return out;
       }));
     }
+    long cpuBefore = processCpuNanos();
     startAt[0] = System.nanoTime();
     go.countDown();
     long ops = 0;
@@ -97,13 +102,19 @@ public final class Runner implements AutoCloseable {
       ops += own.length;
       all.add(own);
     }
+    long cpu = processCpuNanos() - cpuBefore;
     long[] merged = new long[(int) ops];
     int at = 0;
     for (long[] a : all) {
       System.arraycopy(a, 0, merged, at, a.length);
       at += a.length;
     }
-    return new Round(ops, end - startAt[0], merged);
+    return new Round(ops, end - startAt[0], merged, cpu);
+  }
+
+  private static long processCpuNanos() {
+    return ((com.sun.management.OperatingSystemMXBean) java.lang.management.ManagementFactory.getOperatingSystemMXBean())
+        .getProcessCpuTime();
   }
 
   @Override

@@ -23,7 +23,7 @@ final class ChangePoller implements AutoCloseable {
   private final String clientId;
   private final Lease lease;
   private final Consumer<Change> apply;
-  private final java.util.function.BiPredicate<String, String> keyBusy;
+  private final java.util.function.Predicate<Change> keyBusy;
   /** KEY changes applied while this driver still had writes in flight to the key: not acked yet. */
   private final java.util.TreeMap<Long, Change> pending = new java.util.TreeMap<>();
   private final String directory;
@@ -32,7 +32,7 @@ final class ChangePoller implements AutoCloseable {
   private ScheduledExecutorService timer;
 
   ChangePoller(DirectoryStore store, String clientId, Lease lease, long startAt, Consumer<Change> apply,
-      java.util.function.BiPredicate<String, String> keyBusy, String directory) {
+      java.util.function.Predicate<Change> keyBusy, String directory) {
     this.keyBusy = keyBusy;
     this.store = store;
     this.clientId = clientId;
@@ -82,13 +82,13 @@ final class ChangePoller implements AutoCloseable {
       changes = store.changesSince(applied, BATCH);
       for (Change change : changes) {
         apply.accept(change);
-        if (change.kind() == Change.Kind.KEY && keyBusy.test(change.keySpace(), change.key())) {
+        applied = change.id();
+        if (change.kind() == Change.Kind.KEY && keyBusy.test(change)) {
           pending.put(change.id(), change);
         }
-        applied = change.id();
       }
     } while (changes.size() == BATCH);
-    pending.values().removeIf(c -> !keyBusy.test(c.keySpace(), c.key()));
+    pending.values().removeIf(c -> !keyBusy.test(c));
     try (Connection c = store.dataSource().getConnection()) {
       store.heartbeat(c, clientId, acknowledged());
     }

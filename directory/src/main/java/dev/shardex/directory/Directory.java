@@ -43,7 +43,7 @@ public final class Directory implements AutoCloseable {
   private final SequenceStore sequences;
   private final Cache<String, Optional<String>> sequenceColumns = Caffeine.newBuilder().maximumSize(100_000).build();
   private final Map<String, long[]> blocks = new ConcurrentHashMap<>();
-  private final InFlightWrites inFlight = new InFlightWrites();
+  private final InFlightWrites inFlight = new InFlightWrites(this::appliedChange);
   /** Bumped before every key invalidation: a lookup that raced with one must not re-cache its answer. */
   private final java.util.concurrent.atomic.AtomicLong keyEpoch = new java.util.concurrent.atomic.AtomicLong();
 
@@ -126,7 +126,7 @@ public final class Directory implements AutoCloseable {
   }
 
   public long appliedChange() {
-    return poller.applied();
+    return poller == null ? 0 : poller.applied();
   }
 
   // ---- catalog --------------------------------------------------------------------------------
@@ -232,8 +232,11 @@ public final class Directory implements AutoCloseable {
     if (p == null) {
       long epoch = keyEpoch.get();
       p = store.lookup(keySpace, canonicalKey.toString());
-      if (p != null && keyEpoch.get() == epoch) {
+      if (p != null) {
         cache.put(canonicalKey, p);
+        if (keyEpoch.get() != epoch) {
+          cache.invalidate(canonicalKey); // a change raced with the lookup: never keep a possibly stale answer
+        }
       }
     }
     return p;
@@ -261,6 +264,12 @@ public final class Directory implements AutoCloseable {
    */
   public Placement routeWrite(String keySpace, Object canonicalKey, WriteMode mode, List<AutoCloseable> guards)
       throws SQLException {
+    return routeWrite(keySpace, canonicalKey, mode, guards, List.of());
+  }
+
+  /** As above; {@code held} are the guards the caller's transaction already holds. */
+  public Placement routeWrite(String keySpace, Object canonicalKey, WriteMode mode, List<AutoCloseable> guards,
+      java.util.Collection<AutoCloseable> held) throws SQLException {
     lease.check();
     if (mode == WriteMode.PREDICT) {
       Placement p = routeRead(keySpace, canonicalKey);
@@ -270,13 +279,18 @@ public final class Directory implements AutoCloseable {
       AutoCloseable guard = inFlight.begin(keySpace, canonicalKey);
       Placement p = routeRead(keySpace, canonicalKey);
       if (p == null && mode == WriteMode.PLACE) {
-        p = store.placeIfAbsent(keySpace, canonicalKey.toString(), chooseShard());
         long epoch = keyEpoch.get();
-        if (!p.frozen() && keyEpoch.get() == epoch) {
+        p = store.placeIfAbsent(keySpace, canonicalKey.toString(), chooseShard());
+        if (!p.frozen()) {
           placementCache(keySpace).put(canonicalKey, p);
+          if (keyEpoch.get() != epoch) {
+            placementCache(keySpace).invalidate(canonicalKey);
+          }
         }
       }
-      if (p == null || !p.frozen()) {
+      if (p == null || !p.frozen() || InFlightWrites.holds(held, keySpace, canonicalKey)) {
+        // a transaction that already wrote the key before it froze keeps writing the source:
+        // its first write holds the ack the mover waits for, so waiting here would wait for itself
         guards.add(guard);
         return p;
       }
@@ -296,8 +310,9 @@ public final class Directory implements AutoCloseable {
     }
   }
 
-  private boolean keyBusy(String keySpace, String key) {
-    return inFlight.busy(keySpace, key) || inFlight.busy(keySpace, asLong(key));
+  private boolean keyBusy(Change change) {
+    return inFlight.busyBefore(change.keySpace(), change.key(), change.id())
+        || inFlight.busyBefore(change.keySpace(), asLong(change.key()), change.id());
   }
 
   private static Object asLong(String key) {
@@ -315,8 +330,9 @@ public final class Directory implements AutoCloseable {
       long epoch = keyEpoch.get();
       Placement p = store.lookup(keySpace, key.toString());
       if (p != null && !p.frozen()) {
-        if (keyEpoch.get() == epoch) {
-          placementCache(keySpace).put(key, p);
+        placementCache(keySpace).put(key, p);
+        if (keyEpoch.get() != epoch) {
+          placementCache(keySpace).invalidate(key);
         }
         return p;
       }

@@ -157,7 +157,12 @@ public final class Cluster implements AutoCloseable {
   }
 
   public RouteContext routeContext(Integer preferredShard) {
-    return new RouteContext(directory, config.hints, config.scatterWrites, preferredShard, false, config.sequenceBlock);
+    return routeContext(preferredShard, java.util.List.of());
+  }
+
+  public RouteContext routeContext(Integer preferredShard, java.util.Collection<AutoCloseable> held) {
+    return new RouteContext(directory, config.hints, config.scatterWrites, preferredShard, false, config.sequenceBlock,
+        held);
   }
 
   @Override

@@ -123,7 +123,14 @@ final class KeyCopier {
     RowDigest digest = new RowDigest();
     for (TableShape shape : shapes) {
       digest.table(shape.table);
-      try (PreparedStatement ps = c.prepareStatement(shape.selectKey(forUpdate))) {
+      if (forUpdate) {
+        try (PreparedStatement lock = c.prepareStatement(shape.lockKey())) {
+          TableShape.bindKey(lock, 1, type, key);
+          lock.executeQuery().close();
+        }
+      }
+      // after the lock, a plain read sees the latest committed rows, which the lock keeps still
+      try (PreparedStatement ps = c.prepareStatement(shape.selectKey(false))) {
         TableShape.bindKey(ps, 1, type, key);
         try (ResultSet rs = ps.executeQuery()) {
           while (rs.next()) {

@@ -109,6 +109,15 @@ final class TableShape {
     return select() + keyPredicate() + orderBy() + (forUpdate ? " FOR UPDATE" : "");
   }
 
+  /**
+   * Locks the key's rows without reading them in order: with no ORDER BY the optimizer can use the
+   * index on the key, so only the key's rows are locked (an ordered locking read may scan the
+   * primary key and lock every row of the table).
+   */
+  String lockKey() {
+    return "SELECT 1 FROM " + quote(table) + keyPredicate() + " FOR UPDATE";
+  }
+
   String selectAll() {
     return select() + orderBy();
   }

@@ -96,6 +96,15 @@ public final class ShardSession implements ShardAccess {
       checkScope(List.of(shardId), write);
     }
     c = pools.borrow(shard);
+    if (write) {
+      try {
+        // waiting for a connection may have outlasted the lease a move counts on: check it again
+        directory.lease().check();
+      } catch (SQLException e) {
+        c.close();
+        throw e;
+      }
+    }
     try {
       boolean xa = pin && !state.autoCommit && mode == TransactionMode.XA;
       if (mayPin) {
@@ -184,6 +193,11 @@ public final class ShardSession implements ShardAccess {
     } else {
       heldGuards.addAll(guards);
     }
+  }
+
+  /** The in-flight marks this transaction holds (its keys stay writable to it while frozen). */
+  public java.util.Collection<AutoCloseable> heldGuards() {
+    return heldGuards;
   }
 
   private void releaseGuards() {

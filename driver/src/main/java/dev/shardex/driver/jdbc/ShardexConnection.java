@@ -66,7 +66,7 @@ public final class ShardexConnection extends UnsupportedConnection {
   }
 
   RoutePlan planFor(RouteTemplate t, Object[] values) throws SQLException {
-    return Router.route(t, values, cluster.routeContext(session.transactionShard()));
+    return Router.route(t, values, cluster.routeContext(session.transactionShard(), session.heldGuards()));
   }
 
   MultiResults runMulti(List<String> parts, String sql, Statement owner) throws SQLException {
@@ -173,7 +173,7 @@ public final class ShardexConnection extends UnsupportedConnection {
       case SESSION, TRANSACTION, EXPLAIN_ROUTE -> rows.add(new Object[] {null, inner});
       default -> {
         RoutePlan plan = Router.route(a.template(), a.literals(),
-            cluster.routeContext(session.transactionShard()).explaining());
+            cluster.routeContext(session.transactionShard(), session.heldGuards()).explaining());
         String shards = Router.join(plan.shards());
         String merged = plan.fanout() == Fanout.MERGE
             ? new MergedQuery(cluster, session).shardText(cluster.templates().merge(a.text(), shards), a.literals(), shards)

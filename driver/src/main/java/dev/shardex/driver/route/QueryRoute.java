@@ -311,7 +311,7 @@ final class QueryRoute {
 
   /** UPDATE/DELETE never place a key: an unknown key has no rows. A FROZEN key waits for its move. */
   private Placement existingForWrite(String keySpace, Object key) throws SQLException {
-    return ctx.dryRun() ? dir.routeRead(keySpace, key) : dir.routeWrite(keySpace, key, ctx.mode(false), ctx.guards());
+    return ctx.dryRun() ? dir.routeRead(keySpace, key) : dir.routeWrite(keySpace, key, ctx.mode(false), ctx.guards(), ctx.held());
   }
 
   private RoutePlan globalWrite(TableDef target) throws SQLException {

@@ -6,20 +6,21 @@ import dev.shardex.directory.Directory;
  * What routing needs besides the statement: the directory, the options that change routing, and
  * the shard a transaction already runs on (reads that may go anywhere prefer it), and whether this
  * is a dry run (EXPLAIN ROUTE), which must not place keys. {@code guards} collects the in-flight
- * marks of the keys a write routes, released by the caller once the write has finished.
+ * marks of the keys a write routes, released by the caller once the write has finished; {@code held}
+ * are those the caller's transaction already holds.
  */
 public record RouteContext(
     Directory directory, boolean hintsEnabled, boolean scatterWrites, Integer preferredShard, boolean dryRun,
-    java.util.List<AutoCloseable> guards, int sequenceBlock) {
+    java.util.List<AutoCloseable> guards, int sequenceBlock, java.util.Collection<AutoCloseable> held) {
 
   public RouteContext(Directory directory, boolean hintsEnabled, boolean scatterWrites, Integer preferredShard,
-      boolean dryRun, int sequenceBlock) {
-    this(directory, hintsEnabled, scatterWrites, preferredShard, dryRun, new java.util.ArrayList<>(), sequenceBlock);
+      boolean dryRun, int sequenceBlock, java.util.Collection<AutoCloseable> held) {
+    this(directory, hintsEnabled, scatterWrites, preferredShard, dryRun, new java.util.ArrayList<>(), sequenceBlock, held);
   }
 
   /** The same context for EXPLAIN ROUTE: nothing is placed in the directory, no key is guarded. */
   public RouteContext explaining() {
-    return new RouteContext(directory, hintsEnabled, scatterWrites, preferredShard, true, guards, sequenceBlock);
+    return new RouteContext(directory, hintsEnabled, scatterWrites, preferredShard, true, guards, sequenceBlock, held);
   }
 
   /** How a write routes a key: place new keys (INSERT), only existing ones (UPDATE/DELETE), or predict. */

@@ -84,7 +84,7 @@ public final class Router {
     }
     Object key = ctx.directory().keySpace(keySpace).keyType().canonical(h.key(), table);
     boolean insert = t.type() == StatementType.INSERT || t.type() == StatementType.REPLACE;
-    Placement p = write ? ctx.directory().routeWrite(keySpace, key, ctx.mode(insert), ctx.guards())
+    Placement p = write ? ctx.directory().routeWrite(keySpace, key, ctx.mode(insert), ctx.guards(), ctx.held())
         : ctx.directory().routeRead(keySpace, key);
     return RoutePlan.one(p == null ? anyReadable(ctx) : p.shardId(), write);
   }
@@ -222,7 +222,7 @@ public final class Router {
     for (int r = 0; r < rows.size(); r++) {
       Object raw = keyFilled ? (Object) fill.ids()[r] : valueOf(rows.get(r).get(keyIndex), values, table, def.keyColumn());
       Object key = type.canonical(raw, table);
-      int shard = dir.routeWrite(def.keySpace(), key, ctx.mode(true), ctx.guards()).shardId();
+      int shard = dir.routeWrite(def.keySpace(), key, ctx.mode(true), ctx.guards(), ctx.held()).shardId();
       rowsPerShard.computeIfAbsent(shard, s -> new ArrayList<>()).add(r);
     }
     ValueSource onDuplicate = t.assignments().get(def.keyColumn());

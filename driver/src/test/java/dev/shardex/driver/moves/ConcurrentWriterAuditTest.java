@@ -169,7 +169,7 @@ class ConcurrentWriterAuditTest {
           anomalies.add("acknowledged INSERT reported " + n + " row(s): " + e.describe());
         }
       } catch (SQLException ex) {
-        failures.add(MoveTestSupport.errorId(ex));
+        failures.add(MoveTestSupport.errorId(ex), ex);
         e.failedAfter.add("insert v=" + v + " (" + MoveTestSupport.errorId(ex) + ")");
       }
     }
@@ -192,7 +192,7 @@ class ConcurrentWriterAuditTest {
         e.value = v;
         e.failedAfter.clear();
       } catch (SQLException ex) {
-        failures.add(MoveTestSupport.errorId(ex));
+        failures.add(MoveTestSupport.errorId(ex), ex);
         e.failedAfter.add("update v=" + v + " (" + MoveTestSupport.errorId(ex) + ")");
         return;
       }
@@ -209,7 +209,7 @@ class ConcurrentWriterAuditTest {
             }
           }
         } catch (SQLException ex) {
-          failures.add("read " + MoveTestSupport.errorId(ex));
+          failures.add("read " + MoveTestSupport.errorId(ex), ex);
         }
       }
     }
@@ -229,7 +229,7 @@ class ConcurrentWriterAuditTest {
         e.present = false;
         e.failedAfter.clear();
       } catch (SQLException ex) {
-        failures.add(MoveTestSupport.errorId(ex));
+        failures.add(MoveTestSupport.errorId(ex), ex);
         e.failedAfter.add("delete (" + MoveTestSupport.errorId(ex) + ")");
         live.add(e); // still there: it may be updated or deleted again
       }
@@ -264,7 +264,7 @@ class ConcurrentWriterAuditTest {
         ev.present = true;
         live.add(row);
       } catch (SQLException ex) {
-        failures.add((committing ? "commit " : "tx ") + MoveTestSupport.errorId(ex));
+        failures.add((committing ? "commit " : "tx ") + MoveTestSupport.errorId(ex), ex);
         row.failedAfter.add("tx insert v=" + v + " (" + MoveTestSupport.errorId(ex) + ")");
         ev.failedAfter.add("tx insert (" + MoveTestSupport.errorId(ex) + ")");
         row.ambiguous = committing;
@@ -346,6 +346,7 @@ class ConcurrentWriterAuditTest {
       AtomicInteger movesStarted = new AtomicInteger();
       Set<Long> moving = new HashSet<>();
       ConcurrentLinkedQueue<Long> moveMillis = new ConcurrentLinkedQueue<>();
+      ConcurrentLinkedQueue<String> slowMoves = new ConcurrentLinkedQueue<>();
       long moveStart = System.nanoTime();
       long moveDeadline = moveStart + TimeUnit.MILLISECONDS.toNanos(MOVE_DEADLINE_MS);
       ExecutorService movePool = Executors.newFixedThreadPool(MOVES_PARALLEL);
@@ -369,7 +370,11 @@ class ConcurrentWriterAuditTest {
               movesStarted.incrementAndGet();
               long t0 = System.nanoTime();
               MoveRecord r = mover.move(KeySpace.DEFAULT, key, to);
-              moveMillis.add(TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - t0));
+              long took = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - t0);
+              moveMillis.add(took);
+              if (took > 2_000) {
+                slowMoves.add("move " + r.id() + " of user " + key + " " + p.shardId() + " -> " + to + ": " + took + " ms");
+              }
               moveOutcomes.add(r.step().name());
               if (r.step() == MoveStep.DONE) {
                 movesDone.incrementAndGet();
@@ -537,12 +542,14 @@ class ConcurrentWriterAuditTest {
       out.append(String.format("writers: %d threads on 2 driver instances, %d users, pace %d ms%n", WRITERS, USERS, WRITER_PACE_MS));
       out.append(String.format("writes acknowledged: %d %s%n", writeAcks.total(), writeAcks));
       out.append(String.format("writes failed: %d %s%n", writeFailures.total(), writeFailures));
+      writeFailures.examples().forEach((k, v) -> out.append("  e.g. ").append(k).append(": ").append(v).append('\n'));
       out.append(String.format("acknowledged write latency: %s%n", MoveTestSupport.latencySummary(latency)));
       out.append(String.format("moves: %d done of %d started in %d ms (%d at a time); outcomes %s%n", movesDone.get(),
           movesStarted.get(), moveWallMs, MOVES_PARALLEL, moveOutcomes));
       moveFailureExamples.forEach((k, v) -> out.append("  e.g. ").append(k).append(": ").append(v).append('\n'));
       out.append(String.format("move duration: p50=%d ms p99=%d ms max=%d ms%n", MoveTestSupport.percentile(moveMs, 50),
           MoveTestSupport.percentile(moveMs, 99), moveMs.length == 0 ? 0 : moveMs[moveMs.length - 1]));
+      slowMoves.stream().limit(10).forEach(m -> out.append("  slow: ").append(m).append('\n'));
       out.append(String.format("rows expected present: %d; rows on shards 0..%d: %s%n", acknowledgedRows, SHARDS - 1,
           java.util.Arrays.toString(rowsPerShard)));
       out.append(String.format("acknowledged writes that matched 0 rows: %d; read-your-write misses: %d; failed writes applied: %d%n",

@@ -8,6 +8,7 @@ import dev.shardex.directory.Directory;
 import dev.shardex.directory.DirectoryStore;
 import dev.shardex.directory.KeySpace;
 import dev.shardex.directory.move.FaultHook;
+import dev.shardex.directory.move.MoveJournal;
 import dev.shardex.directory.move.MoveOptions;
 import dev.shardex.directory.move.MoveRecord;
 import dev.shardex.directory.move.MoveStep;
@@ -20,7 +21,9 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -29,9 +32,19 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
 
 /**
- * Reproductions of gaps in the move protocol found while writing the issue-4 audit. Each test
- * asserts the behaviour the protocol promises and FAILS on the current code, so they run only on
- * request: {@code mvn -o test -pl driver -Dtest=MoveProtocolGapsTest -Dshardex.gaps=true}.
+ * Reproductions of gaps in the move protocol found while writing the issue-4 audit, through the
+ * real driver. Each test asserts the behaviour the protocol promises and FAILED on the code of
+ * 2026-11-21, so they run only on request (otherwise they are skipped):
+ * {@code mvn -o test -pl driver -Dtest=MoveProtocolGapsTest -Dshardex.gaps=true}.
+ * <ol>
+ *   <li>a transaction that rewrites a key frozen after its first write waits for its own ack
+ *       (SHX1408 after frozenWaitMs; the move, and every move acked by the same driver, stalls);
+ *   <li>a write that passed the lease check and then waited (pool, network, lock) lands on the
+ *       old shard after the mover gave up on its driver: an acknowledged INSERT is orphaned;
+ *   <li>a read in flight across the flip reads the emptied source: 0 rows from a live driver;
+ *   <li>the delete step's {@code ORDER BY pk FOR UPDATE} scans and locks other keys' rows;
+ *   <li>a hot key is never acknowledged (writes routed after the change count as in flight).
+ * </ol>
  */
 @EnabledIfSystemProperty(named = "shardex.gaps", matches = "true")
 class MoveProtocolGapsTest {
@@ -133,8 +146,6 @@ class MoveProtocolGapsTest {
       while (dir.appliedChange() < freeze) {
         Thread.sleep(5);
       }
-      System.out.println("GAP 1 debug: freeze<=" + freeze + " applied=" + dir.appliedChange() + " key=" + store.lookup(KeySpace.DEFAULT, Long.toString(user))
-          + " clients=" + store.clients() + " moveDone=" + move.isDone());
       long w0 = System.nanoTime();
       String outcome;
       try {
@@ -191,26 +202,6 @@ class MoveProtocolGapsTest {
         }
       });
       Thread.sleep(900); // lease 500 + margin 200 have passed since the last poll
-      final int dbgShard = from;
-      CompletableFuture.runAsync(() -> {
-        try {
-          Thread.sleep(4000);
-          try (Connection c = sandbox.connectShard(dbgShard); Statement s = c.createStatement()) {
-            for (String q : new String[] {"SELECT trx_id, trx_state, trx_started, trx_mysql_thread_id, trx_query, trx_rows_locked FROM information_schema.INNODB_TRX",
-                "SELECT ID, COMMAND, TIME, STATE, INFO FROM information_schema.PROCESSLIST"}) {
-              try (ResultSet rs = s.executeQuery(q)) {
-                while (rs.next()) {
-                  StringBuilder b = new StringBuilder("DBG ");
-                  for (int i = 1; i <= rs.getMetaData().getColumnCount(); i++) b.append(rs.getString(i)).append(" | ");
-                  System.out.println(b);
-                }
-              }
-            }
-          }
-        } catch (Exception e) {
-          e.printStackTrace();
-        }
-      });
       MoveRecord moved = mover(500, 200).move(KeySpace.DEFAULT, Long.toString(user), to);
       assertEquals(MoveStep.DONE, moved.step());
       holder.commit(); // the waiting write gets its connection now
@@ -273,5 +264,117 @@ class MoveProtocolGapsTest {
         TestCluster.cluster(c).close();
       }
     }
+  }
+
+  /**
+   * GAP 4: the delete step locks the key's rows with {@code SELECT ... WHERE key = ? ORDER BY pk
+   * FOR UPDATE}. When the key holds a large share of the table's rows on the source, MySQL/MariaDB
+   * scans the PRIMARY index for the ORDER BY and locks every row it reads, other keys' rows too:
+   * the delete then waits for any transaction holding a row of another user on that shard (and
+   * every write to that table on the shard waits behind it). With the server's default
+   * innodb_lock_wait_timeout (50 s) the move fails at DELETING and needs a resume.
+   */
+  @Test
+  @Timeout(value = 60, unit = TimeUnit.SECONDS)
+  void theDeleteStepDoesNotLockOtherKeysRows() throws Exception {
+    long other = 9_501;
+    long user = 9_502;
+    int from = seedOnOneShard(other, user);
+    int to = (from + 1) % ConcurrentWriterAuditTest.SHARDS;
+    try (Connection admin = sandbox.connectShard(from); Statement a = admin.createStatement()) {
+      a.execute("SET GLOBAL innodb_lock_wait_timeout = 3"); // new sessions (the mover's) give up after 3 s
+      try (Connection holder = DriverManager.getConnection(URL + "&shardex.instance=gaps-setup")) {
+        holder.setAutoCommit(false);
+        try (Statement s = holder.createStatement()) {
+          // an ordinary open transaction of ANOTHER user on the source shard
+          assertEquals(1, s.executeUpdate("UPDATE gap_rows SET v = 5 WHERE id = " + (other * 100) + " AND user_id = " + other));
+        }
+        String outcome;
+        long t0 = System.nanoTime();
+        try {
+          outcome = mover(2_000, 1_000).move(KeySpace.DEFAULT, Long.toString(user), to).step().name();
+        } catch (SQLException e) {
+          outcome = MoveTestSupport.firstLine(e);
+        }
+        long ms = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - t0);
+        holder.rollback();
+        String explain;
+        try (ResultSet rs = a.executeQuery("EXPLAIN SELECT id, user_id, v FROM gap_rows WHERE user_id = " + user
+            + " ORDER BY id FOR UPDATE")) {
+          rs.next();
+          explain = "key=" + rs.getString("key") + " type=" + rs.getString("type");
+        }
+        List<MoveRecord> left = new MoveJournal(store).list(true, 10);
+        String report = "move of " + user + " while another user's row on its source is locked: " + outcome + " after "
+            + ms + " ms, left at step " + left.stream().map(m -> m.step().name()).toList()
+            + " (delete-step plan on the source: " + explain + ")";
+        System.out.println("GAP 4: " + report);
+        for (MoveRecord m : left) {
+          mover(2_000, 1_000).resume(m.id()); // finish what the failure left, for whoever runs next
+        }
+        assertEquals("DONE", outcome, report);
+      } finally {
+        a.execute("SET GLOBAL innodb_lock_wait_timeout = 50");
+      }
+    }
+  }
+
+  /**
+   * GAP 5: a driver acknowledges a key change only at a poll that finds no write to the key in
+   * flight, counting writes routed AFTER the change too (to the new owner after a flip). A key
+   * written back to back by a few threads is nearly always busy, so the ack (freeze or flip) comes
+   * late or never: the move times out (ACK_TIMEOUT) although every write routed before the change
+   * finished long ago.
+   */
+  @Test
+  @Timeout(value = 60, unit = TimeUnit.SECONDS)
+  void aHotKeyIsAcknowledgedOnceTheWritesRoutedBeforeTheChangeHaveFinished() throws Exception {
+    long user = 9_601;
+    int from = seedOnOneShard(user);
+    int to = (from + 1) % ConcurrentWriterAuditTest.SHARDS;
+    java.util.concurrent.atomic.AtomicBoolean stop = new java.util.concurrent.atomic.AtomicBoolean();
+    java.util.concurrent.atomic.AtomicLong writes = new java.util.concurrent.atomic.AtomicLong();
+    List<CompletableFuture<Void>> writers = new java.util.ArrayList<>();
+    for (int t = 0; t < 4; t++) {
+      writers.add(CompletableFuture.runAsync(() -> {
+        try (Connection c = DriverManager.getConnection(URL + "&shardex.instance=gap-hot");
+            PreparedStatement ps = c.prepareStatement("UPDATE gap_rows SET v = v + 1 WHERE id = ? AND user_id = ?")) {
+          ThreadLocalRandom rnd = ThreadLocalRandom.current();
+          while (!stop.get()) {
+            ps.setLong(1, user * 100 + rnd.nextInt(20));
+            ps.setLong(2, user);
+            ps.executeUpdate();
+            writes.incrementAndGet();
+          }
+        } catch (SQLException e) {
+          throw new IllegalStateException(e);
+        }
+      }, java.util.concurrent.Executors.newSingleThreadExecutor()));
+    }
+    Thread.sleep(1_000);
+    String outcome;
+    long t0 = System.nanoTime();
+    java.util.Map<MoveStep, Long> stepMs = new java.util.EnumMap<>(MoveStep.class);
+    Mover m = new Mover(store, MoveTestSupport.connector(sandbox),
+        MoveOptions.defaults().withAckTimeoutMs(3_000), FaultHook.NONE)
+        .onStep(r -> stepMs.put(r.step(), TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - t0)));
+    try {
+      outcome = m.move(KeySpace.DEFAULT, Long.toString(user), to).step().name();
+    } catch (SQLException e) {
+      outcome = MoveTestSupport.firstLine(e);
+    }
+    long ms = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - t0);
+    stop.set(true);
+    for (CompletableFuture<Void> w : writers) {
+      w.get(10, TimeUnit.SECONDS);
+    }
+    List<MoveRecord> left = new MoveJournal(store).list(true, 10);
+    String report = "move of a key written back to back by 4 threads (" + writes.get() + " writes): " + outcome + " after "
+        + ms + " ms; steps reached at " + stepMs + "; unfinished " + left.stream().map(r -> r.step().name()).toList();
+    System.out.println("GAP 5: " + report);
+    for (MoveRecord r : left) {
+      m.resume(r.id());
+    }
+    assertEquals("DONE", outcome, report);
   }
 }

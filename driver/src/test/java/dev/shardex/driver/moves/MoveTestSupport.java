@@ -43,6 +43,23 @@ final class MoveTestSupport {
     return sandbox::connectShard;
   }
 
+  /**
+   * Shard connections as the CLI opens them ({@code CliSession.connectShard}): Connector/J itself,
+   * with {@code rewriteBatchedStatements=true}, so the copy's INSERT batches go as multi-row INSERTs.
+   */
+  static ShardConnector cliLikeConnector(SandboxCluster sandbox) {
+    return shard -> {
+      java.util.Properties props = new java.util.Properties();
+      props.setProperty("user", sandbox.user());
+      props.setProperty("password", sandbox.password());
+      props.setProperty("connectTimeout", "5000");
+      props.setProperty("rewriteBatchedStatements", "true");
+      props.setProperty("sslMode", "DISABLED");
+      props.setProperty("allowPublicKeyRetrieval", "true");
+      return new com.mysql.cj.jdbc.Driver().connect(sandbox.shardUrl(shard), props);
+    };
+  }
+
   /** The Shardex error id of a failure (SHX1408, ...), else its SQLState and vendor code. */
   static String errorId(Throwable t) {
     for (Throwable c = t; c != null; c = c.getCause()) {
@@ -78,8 +95,20 @@ final class MoveTestSupport {
   static final class Tally {
     private final Map<String, LongAdder> counts = new ConcurrentHashMap<>();
 
+    private final Map<String, String> examples = new ConcurrentHashMap<>();
+
     void add(String label) {
       counts.computeIfAbsent(label, k -> new LongAdder()).increment();
+    }
+
+    /** Counts a failure under its error id and keeps the first message of each id. */
+    void add(String label, Throwable example) {
+      add(label);
+      examples.putIfAbsent(label, firstLine(example));
+    }
+
+    Map<String, String> examples() {
+      return new TreeMap<>(examples);
     }
 
     long total() {
