@@ -82,7 +82,7 @@ final class KeyCopier {
     }
   }
 
-  private void copyTable(Connection src, Connection dst, TableShape shape, KeyType type, String key, RowDigest read)
+  void copyTable(Connection src, Connection dst, TableShape shape, KeyType type, String key, RowDigest read)
       throws SQLException {
     try (PreparedStatement select = src.prepareStatement(shape.selectKey(false));
         PreparedStatement insert = dst.prepareStatement(shape.insert())) {
@@ -104,7 +104,7 @@ final class KeyCopier {
     }
   }
 
-  private static void bind(PreparedStatement ps, List<Column> columns, Object[] values) throws SQLException {
+  static void bind(PreparedStatement ps, List<Column> columns, Object[] values) throws SQLException {
     for (int i = 0; i < values.length; i++) {
       boolean bytes = columns.get(i).kind() == TableShape.Kind.BYTES;
       if (values[i] == null) {

@@ -20,13 +20,19 @@ import java.util.function.Consumer;
  *
  * <p>The protocol (DESIGN.md, "leases and moves"), one journal step each:
  * <ol>
+ *   <li>pre-copy: while the key is still ACTIVE on A, copy a snapshot of its rows to B (one
+ *       verified destination transaction). Nothing routes to B yet, so this draft is never read;
+ *       it only makes the copy under FROZEN small.
  *   <li>freeze the key (FROZEN, logged) and wait until every live client applied the freeze.
  *       Drivers ack only after their writes to the key that were in flight have finished, and
  *       new writes to a FROZEN key wait; so from here the source rows are still.
- *   <li>copy the rows of every SHARDED table of the key space to B in one transaction, verified
- *       (count and SHA-256 in primary-key order) before it commits.
+ *   <li>bring B up to date with the delta only ({@link DeltaSync}: delete the rows gone or changed,
+ *       insert the changed and new ones) in one transaction, verified (count and SHA-256 over every
+ *       row in primary-key order, read back in that transaction) before it commits. If the delta
+ *       cannot make B match, nothing is committed and the full copy runs instead.
  *   <li>check the source is still what was copied, then flip the key to B, ACTIVE (logged), and
- *       wait for the acks again, so no driver reads the key on A any more.
+ *       wait for the acks again, so no driver reads the key on A any more. Only now does B's copy
+ *       become authoritative, and it is the verified image of the frozen source.
  *   <li>in one source transaction: lock the rows, check they are unchanged since the copy, delete.
  *       If a writer outside Shardex changed them, the move stops (STOPPED) and deletes nothing.
  * </ol>
@@ -45,6 +51,7 @@ public final class Mover {
   private final MoveJournal journal;
   private final AckWaiter acks;
   private final KeyCopier copier;
+  private final DeltaSync delta;
   private volatile Consumer<MoveRecord> listener = m -> {};
 
   public Mover(DirectoryStore store, ShardConnector shards, MoveOptions options, FaultHook faults) {
@@ -55,6 +62,7 @@ public final class Mover {
     this.journal = new MoveJournal(store);
     this.acks = new AckWaiter(store, options);
     this.copier = new KeyCopier(options.batchSize());
+    this.delta = new DeltaSync(copier, options.batchSize());
   }
 
   public Mover(DirectoryStore store, ShardConnector shards) {
@@ -157,7 +165,8 @@ public final class Mover {
 
   private MoveRecord advance(MoveRecord m) throws SQLException {
     switch (m.step()) {
-      case PLANNED -> Retry.onDeadlock(() -> store.inTransaction(c -> {
+      case PLANNED, PRECOPYING -> precopy(m);
+      case PRECOPIED -> Retry.onDeadlock(() -> store.inTransaction(c -> {
         long change = store.freezeKey(c, m.keySpace(), m.key(), m.from());
         journal.advance(c, m.id(), MoveStep.FROZEN, change, null, "frozen on shard " + m.from() + "; waiting for clients");
         return null;
@@ -181,23 +190,68 @@ public final class Mover {
     return next;
   }
 
+  /**
+   * Copies a snapshot of the key to the destination while it is still ACTIVE on the source. Rows
+   * on the destination are invisible until the flip (everything routes to the source), so a stale
+   * snapshot is harmless: the copy under FROZEN brings it up to date. Re-run after a crash at
+   * PRECOPYING, the copy first deletes what an earlier attempt left.
+   */
+  private void precopy(MoveRecord m) throws SQLException {
+    KeyType type = keyType(m.keySpace());
+    List<TableDef> tables = tables(m.keySpace());
+    try (Connection src = shards.connect(m.from()); Connection dst = shards.connect(m.to())) {
+      if (m.step() == MoveStep.PLANNED) {
+        refuseForeignRows(m, dst, tables, type);
+        journal.advance(m.id(), MoveStep.PRECOPYING, null, "pre-copying to shard " + m.to() + " (key still ACTIVE)");
+        faults.after(MoveStep.PRECOPYING, journal.get(m.id()));
+      }
+      Fingerprint snapshot = Retry.onDeadlock(() -> copier.copy(src, m.from(), dst, m.to(), tables, type, m.key(), m.id()));
+      // Catch up once with the writes made during the copy, still ACTIVE: the delta left for the
+      // frozen window is then only what arrives during this shorter pass.
+      List<TableShape> shapes = KeyCopier.shapes(src, tables, m.from());
+      DeltaSync.Result caughtUp = Retry.onDeadlock(() -> delta.sync(src, dst, shapes, type, m.key()));
+      String how = caughtUp.copied() == null ? "" : ", caught up (" + caughtUp.delta() + ")";
+      snapshot = caughtUp.copied() == null ? snapshot : caughtUp.copied();
+      journal.advance(m.id(), MoveStep.PRECOPIED, snapshot, "pre-copied " + snapshot + how + "; freezing");
+    }
+  }
+
+  /**
+   * The copy under FROZEN: after a pre-copy, only the delta since it (falling back to the full copy
+   * if the delta cannot make the destination match); without one (a move journaled by an older
+   * version), the delta from an empty destination is the full copy.
+   */
   private void copy(MoveRecord m) throws SQLException {
     KeyType type = keyType(m.keySpace());
     List<TableDef> tables = tables(m.keySpace());
     try (Connection src = shards.connect(m.from()); Connection dst = shards.connect(m.to())) {
       if (m.step() == MoveStep.DRAINED) {
-        // Only rows found here, before COPYING is journaled, can be someone else's: refuse them.
-        KeyCopier.prepare(dst);
-        long present = copier.count(dst, KeyCopier.shapes(dst, tables, m.to()), type, m.key());
-        if (present > 0) {
-          throw ShardexError.MOVE_REFUSED.exception(m.key(), m.keySpace(), "shard " + m.to() + " already holds "
-              + present + " row(s) of it; check with 'shardex verify'");
+        if (m.copied() == null) {
+          refuseForeignRows(m, dst, tables, type); // no pre-copy: rows there now can only be someone else's
         }
-        journal.advance(m.id(), MoveStep.COPYING, null, "copying to shard " + m.to());
+        journal.advance(m.id(), MoveStep.COPYING, null, "bringing shard " + m.to() + " up to date");
         faults.after(MoveStep.COPYING, journal.get(m.id()));
       }
-      Fingerprint copied = Retry.onDeadlock(() -> copier.copy(src, m.from(), dst, m.to(), tables, type, m.key(), m.id()));
-      journal.advance(m.id(), MoveStep.COPIED, copied, "copied and verified " + copied);
+      KeyCopier.prepare(src);
+      List<TableShape> shapes = KeyCopier.shapes(src, tables, m.from());
+      DeltaSync.Result synced = Retry.onDeadlock(() -> delta.sync(src, dst, shapes, type, m.key()));
+      Fingerprint copied = synced.copied();
+      String how = "copied the delta (" + synced.delta() + ") and verified " + copied;
+      if (copied == null) {
+        copied = Retry.onDeadlock(() -> copier.copy(src, m.from(), dst, m.to(), tables, type, m.key(), m.id()));
+        how = "the delta did not verify; copied in full and verified " + copied;
+      }
+      journal.advance(m.id(), MoveStep.COPIED, copied, how);
+    }
+  }
+
+  /** Refuses the move if the destination holds rows of the key this move did not put there. */
+  private void refuseForeignRows(MoveRecord m, Connection dst, List<TableDef> tables, KeyType type) throws SQLException {
+    KeyCopier.prepare(dst);
+    long present = copier.count(dst, KeyCopier.shapes(dst, tables, m.to()), type, m.key());
+    if (present > 0) {
+      throw ShardexError.MOVE_REFUSED.exception(m.key(), m.keySpace(), "shard " + m.to() + " already holds "
+          + present + " row(s) of it; check with 'shardex verify'");
     }
   }
 
@@ -268,12 +322,13 @@ public final class Mover {
   }
 
   /**
-   * Deletes what the copy put on B (only after COPYING was journaled can rows there be ours), then
-   * unfreezes the key on A and journals ABORTED in one directory transaction. Re-runnable.
+   * Deletes what the (pre-)copy put on B, then unfreezes the key on A if it is frozen and journals
+   * ABORTED in one directory transaction. Re-runnable. Rows on B are ours once PRECOPYING or
+   * COPYING was journaled, and from then on a (pre-)copy fingerprint is journaled until the flip.
    */
   private MoveRecord rollback(MoveRecord m, String why) throws SQLException {
     String leftover = "";
-    if (m.step() == MoveStep.COPYING || m.step() == MoveStep.COPIED) {
+    if (m.step() == MoveStep.PRECOPYING || m.step() == MoveStep.COPYING || m.copied() != null) {
       try (Connection dst = shards.connect(m.to())) {
         KeyCopier.prepare(dst);
         dst.setAutoCommit(false);
@@ -286,7 +341,7 @@ public final class Mover {
     }
     String detail = "rolled back, ACTIVE on shard " + m.from() + ": " + why + leftover;
     Retry.onDeadlock(() -> store.inTransaction(c -> {
-      if (m.step() != MoveStep.PLANNED) {
+      if (m.step().frozen()) {
         store.unfreezeKey(c, m.keySpace(), m.key(), m.from());
       }
       journal.advance(c, m.id(), MoveStep.ABORTED, null, null, detail.length() > 2000 ? detail.substring(0, 2000) : detail);

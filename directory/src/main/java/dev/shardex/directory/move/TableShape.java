@@ -7,6 +7,7 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import java.util.Set;
@@ -36,15 +37,22 @@ final class TableShape {
   final String table;
   final String keyColumn;
   final List<Column> columns;
+  /**
+   * Indexes into {@link #columns} of the primary key's columns, or null when rows cannot be told
+   * apart by a copied primary key (no primary key, or one with a generated column).
+   */
+  final int[] primaryKey;
   private final List<String> order;
   private final boolean binaryKey;
 
-  private TableShape(String table, String keyColumn, List<Column> columns, List<String> order, boolean binaryKey) {
+  private TableShape(String table, String keyColumn, List<Column> columns, List<String> order, boolean binaryKey,
+      int[] primaryKey) {
     this.table = table;
     this.keyColumn = keyColumn;
     this.columns = columns;
     this.order = order;
     this.binaryKey = binaryKey;
+    this.primaryKey = primaryKey;
   }
 
   static TableShape load(Connection c, String table, String keyColumn, int shard) throws SQLException {
@@ -81,10 +89,30 @@ final class TableShape {
         }
       }
     }
+    int[] primaryKey = primaryKey(columns, order);
     if (order.isEmpty()) { // no primary key: every column orders the rows (ties are then identical rows)
       columns.forEach(col -> order.add(col.name()));
     }
-    return new TableShape(table, keyColumn, List.copyOf(columns), List.copyOf(order), binaryKey);
+    return new TableShape(table, keyColumn, List.copyOf(columns), List.copyOf(order), binaryKey, primaryKey);
+  }
+
+  private static int[] primaryKey(List<Column> columns, List<String> pk) {
+    if (pk.isEmpty()) {
+      return null;
+    }
+    int[] at = new int[pk.size()];
+    for (int i = 0; i < at.length; i++) {
+      at[i] = -1;
+      for (int j = 0; j < columns.size(); j++) {
+        if (columns.get(j).name().equalsIgnoreCase(pk.get(i))) {
+          at[i] = j;
+        }
+      }
+      if (at[i] < 0) {
+        return null; // a generated primary-key column: not copied, so not usable to match rows
+      }
+    }
+    return at;
   }
 
   static String quote(String identifier) {
@@ -128,6 +156,17 @@ final class TableShape {
 
   String deleteKey() {
     return "DELETE FROM " + quote(table) + keyPredicate();
+  }
+
+  /**
+   * Deletes {@code rows} of the key's rows by primary key in one statement (bind the key, then each
+   * row's primary-key values in order): {@code pk IN (...)}, or {@code (a, b) IN ((...), ...)}.
+   */
+  String deleteRows(int rows) {
+    String one = primaryKey.length == 1 ? "?" : Arrays.stream(primaryKey).mapToObj(i -> "?").collect(Collectors.joining(", ", "(", ")"));
+    String columnList = Arrays.stream(primaryKey).mapToObj(i -> quote(columns.get(i).name())).collect(Collectors.joining(", "));
+    return "DELETE FROM " + quote(table) + keyPredicate() + " AND " + (primaryKey.length == 1 ? columnList : "(" + columnList + ")")
+        + " IN (" + String.join(", ", java.util.Collections.nCopies(rows, one)) + ")";
   }
 
   String insert() {

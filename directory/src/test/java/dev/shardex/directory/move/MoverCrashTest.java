@@ -53,7 +53,7 @@ class MoverCrashTest {
   void crashAfterEachStep_thenResume_losesAndDuplicatesNothing() throws SQLException {
     List<String> failures = new ArrayList<>();
     long key = 100;
-    for (MoveStep step : List.of(MoveStep.FROZEN, MoveStep.DRAINED, MoveStep.COPYING, MoveStep.COPIED, MoveStep.FLIPPED,
+    for (MoveStep step : List.of(MoveStep.PRECOPYING, MoveStep.PRECOPIED, MoveStep.FROZEN, MoveStep.DRAINED, MoveStep.COPYING, MoveStep.COPIED, MoveStep.FLIPPED,
         MoveStep.FLIP_DRAINED, MoveStep.DELETING, MoveStep.DONE)) {
       key++;
       seedUser(store, key, 0);
@@ -94,6 +94,27 @@ class MoverCrashTest {
 
     assertEquals(MoveStep.ABORTED, aborted.step());
     assertEquals(new Placement(1, KeyState.ACTIVE, 3), store.lookup("default", Long.toString(key)));
+    assertEquals(posts, rows(1, POSTS, key));
+    assertEquals(List.of(), rows(0, POSTS, key));
+    assertEquals(List.of(), rows(0, LIKES, key));
+  }
+
+  /** The key was never frozen: aborting deletes the draft on the destination and logs no key change. */
+  @Test
+  void crashAfterThePrecopy_thenAbort_deletesTheDraft() throws SQLException {
+    long key = 350;
+    seedUser(store, key, 1);
+    List<String> posts = rows(1, POSTS, key);
+    Mover crashing = new Mover(store, TestCluster.connector(), MoveOptions.defaults(), crashAt(MoveStep.PRECOPIED));
+    long id = crashing.plan("default", Long.toString(key), 0);
+    assertThrows(IllegalStateException.class, () -> crashing.run(id));
+    assertEquals(new Placement(1, KeyState.ACTIVE, 1), store.lookup("default", Long.toString(key)), "still ACTIVE, not frozen");
+    assertEquals(posts, rows(0, POSTS, key), "the draft is on the destination");
+
+    MoveRecord aborted = new Mover(store, TestCluster.connector()).abort(id);
+
+    assertEquals(MoveStep.ABORTED, aborted.step());
+    assertEquals(new Placement(1, KeyState.ACTIVE, 1), store.lookup("default", Long.toString(key)));
     assertEquals(posts, rows(1, POSTS, key));
     assertEquals(List.of(), rows(0, POSTS, key));
     assertEquals(List.of(), rows(0, LIKES, key));

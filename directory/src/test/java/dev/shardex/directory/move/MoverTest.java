@@ -119,6 +119,78 @@ class MoverTest {
     assertTrue(m.detail().contains("nothing deleted"), m.detail());
   }
 
+  /**
+   * Writes between the pre-copy and the freeze (the key is ACTIVE on the source: legitimate), plus
+   * a rogue change to the draft on the destination: the copy under FROZEN fixes both with a delta.
+   */
+  @Test
+  void writesAfterThePrecopy_areCarriedByTheDelta() throws SQLException {
+    seedUser(store, 42, 0);
+    List<String> copied = new java.util.ArrayList<>();
+    FaultHook between = (step, m) -> {
+      if (step == MoveStep.COPIED) {
+        copied.add(m.detail());
+      }
+      if (step == MoveStep.PRECOPIED) {
+        try {
+          onShard(0, "UPDATE posts SET body = 'edited', score = 2.5 WHERE id = 421",
+              "DELETE FROM posts WHERE id = 422",
+              "INSERT INTO posts (id, author_id, body, tag) VALUES (425, 42, 'new', UNHEX('AB'))",
+              "DELETE FROM likes WHERE user_id = 42 AND post_id = 2",
+              "INSERT INTO likes VALUES (42, 3, '2001-01-01 00:00:00.5')");
+          onShard(1, "UPDATE posts SET body = 'tampered' WHERE id = 423",
+              "INSERT INTO posts (id, author_id, body) VALUES (429, 42, 'stray')");
+        } catch (SQLException e) {
+          throw new IllegalStateException(e);
+        }
+      }
+    };
+    MoveRecord done = mover(between).move("default", "42", 1);
+    List<String> posts = rows(1, POSTS, 42);
+    assertEquals(MoveStep.DONE, done.step());
+    assertEquals(List.of(), rows(0, POSTS, 42));
+    assertEquals(3, posts.size(), posts.toString());
+    assertTrue(posts.get(0).startsWith("421|42|edited|") && posts.get(2).startsWith("425|42|new|"), posts.toString());
+    assertTrue(posts.get(1).startsWith("423|42|it's|"), posts.toString());
+    assertEquals(List.of("42|1|2038-01-19 03:14:07.999999", "42|3|2001-01-01 00:00:00.500000"), rows(1, LIKES, 42));
+    assertEquals(5, done.rowCount());
+    assertEquals(1, count(1, "SELECT COUNT(*) FROM posts WHERE body = 'edited'"));
+    assertEquals(List.of("copied the delta (1 row(s) unchanged, 5 deleted, 4 inserted) and verified 5 rows, sha256 "
+        + done.checksum().substring(0, 12)), copied);
+  }
+
+  /** A table without a primary key is replaced whole; a FLOAT primary key the delta cannot match falls back to the full copy. */
+  @Test
+  void tablesTheDeltaCannotMatch_areCopiedInFull() throws SQLException {
+    onAllShards("CREATE TABLE tags (user_id BIGINT NOT NULL, label VARCHAR(20), KEY (user_id))",
+        "CREATE TABLE scores (user_id BIGINT NOT NULL, f FLOAT NOT NULL, note VARCHAR(10), PRIMARY KEY (user_id, f))");
+    store.declareTable(TableDef.sharded("tags", "default", "user_id"));
+    store.declareTable(TableDef.sharded("scores", "default", "user_id"));
+    seedUser(store, 42, 0);
+    onShard(0, "INSERT INTO tags VALUES (42, 'a'), (42, 'a'), (42, 'b')", "INSERT INTO scores VALUES (42, 0.1, 'x'), (42, 2, 'y')");
+    List<String> copied = new java.util.ArrayList<>();
+    FaultHook between = (step, m) -> {
+      if (step == MoveStep.COPIED) {
+        copied.add(m.detail());
+      }
+      if (step == MoveStep.PRECOPIED) {
+        try {
+          onShard(0, "DELETE FROM tags WHERE label = 'b'", "INSERT INTO tags VALUES (42, 'c')",
+              "UPDATE scores SET note = 'z' WHERE user_id = 42");
+        } catch (SQLException e) {
+          throw new IllegalStateException(e);
+        }
+      }
+    };
+    MoveRecord done = mover(between).move("default", "42", 1);
+    assertEquals(MoveStep.DONE, done.step());
+    assertEquals(List.of("a", "a", "c"), rows(1, "SELECT label FROM tags WHERE user_id = ? ORDER BY label", 42));
+    assertEquals(List.of("z", "z"), rows(1, "SELECT note FROM scores WHERE user_id = ? ORDER BY f", 42));
+    assertEquals(0, count(0, "SELECT COUNT(*) FROM tags") + count(0, "SELECT COUNT(*) FROM scores"));
+    assertEquals(5 + 3 + 2, done.rowCount());
+    assertTrue(copied.get(0).startsWith("the delta did not verify; copied in full"), copied.toString());
+  }
+
   static void rogueInsert(int shard, long key) {
     try {
       onShard(shard, "INSERT INTO posts (id, author_id, body) VALUES (" + (key * 10 + 9) + ", " + key + ", 'rogue')");

@@ -1,0 +1,242 @@
+package dev.shardex.directory.move;
+
+import dev.shardex.directory.KeyType;
+import java.math.BigDecimal;
+import java.nio.ByteBuffer;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.regex.Pattern;
+
+/**
+ * Brings the destination's copy of a key up to date with the source by writing only the rows that
+ * differ: the copy under FROZEN after a pre-copy made while the key was still ACTIVE.
+ *
+ * <p>Why it is safe: until the flip nobody reads the destination's rows of the key (every driver
+ * routes it to the source), and they are all this move's (the journal says so, PRECOPYING or
+ * COPYING). So the delta may rewrite them freely; what makes the result trustworthy is the check
+ * before the destination transaction commits, the same as a full copy's: the destination, read
+ * back inside that transaction, has exactly the source's row count and SHA-256 over the rows in
+ * primary-key order. If it has not (a difference the delta cannot express, e.g. two primary keys a
+ * collation deems equal), nothing is committed and {@link #sync} returns null: the caller falls
+ * back to the full copy.
+ *
+ * <p>How: per table, the key's rows are read on both sides in primary-key order and matched by
+ * primary key (a hash of its values), comparing a hash of each whole row. Both sides come in the
+ * same order, so only the rows not matched yet are held, and what is held at the end is the delta.
+ * Rows gone from the source or changed are deleted on the destination by primary key, then changed
+ * and new rows are inserted: deleting first means no insert can collide with a stale row. Tables
+ * without a usable primary key are replaced whole.
+ */
+final class DeltaSync {
+  /** Text a CAST column may be bound as a number: then MySQL compares it exactly, not as a double. */
+  private static final Pattern DECIMAL = Pattern.compile("-?\\d+(\\.\\d+)?");
+
+  private final KeyCopier copier;
+  private final int batchSize;
+
+  DeltaSync(KeyCopier copier, int batchSize) {
+    this.copier = copier;
+    this.batchSize = batchSize;
+  }
+
+  /** Rows written by one sync, for the journal's detail. */
+  record Delta(long deleted, long inserted, long unchanged) {
+    Delta plus(Delta d) {
+      return new Delta(deleted + d.deleted, inserted + d.inserted, unchanged + d.unchanged);
+    }
+
+    @Override
+    public String toString() {
+      return unchanged + " row(s) unchanged, " + deleted + " deleted, " + inserted + " inserted";
+    }
+  }
+
+  /** What one sync did: the verified fingerprint, or null when it committed nothing (fall back to a full copy). */
+  record Result(Fingerprint copied, Delta delta) {}
+
+  /**
+   * Makes the destination's rows of the key equal to the source's, in one destination transaction
+   * verified before it commits; reads the source in one REPEATABLE READ snapshot.
+   */
+  Result sync(Connection src, Connection dst, List<TableShape> srcShapes, KeyType type, String key)
+      throws SQLException {
+    KeyCopier.prepare(src);
+    KeyCopier.prepare(dst);
+    src.setTransactionIsolation(Connection.TRANSACTION_REPEATABLE_READ);
+    src.setAutoCommit(false);
+    dst.setAutoCommit(false);
+    try {
+      RowDigest source = new RowDigest();
+      Delta delta = new Delta(0, 0, 0);
+      for (TableShape shape : srcShapes) {
+        source.table(shape.table);
+        Delta d = shape.primaryKey == null ? replace(src, dst, shape, type, key, source)
+            : syncTable(src, dst, shape, type, key, source);
+        if (d == null) {
+          return giveUp(src, dst, delta);
+        }
+        delta = delta.plus(d);
+      }
+      Fingerprint want = source.finish();
+      Fingerprint got = copier.fingerprint(dst, srcShapes, type, key, false);
+      if (!want.equals(got)) {
+        return giveUp(src, dst, delta);
+      }
+      dst.commit();
+      src.commit();
+      return new Result(want, delta);
+    } catch (SQLException | RuntimeException e) {
+      KeyCopier.rollbackQuietly(dst, e);
+      KeyCopier.rollbackQuietly(src, e);
+      throw e;
+    }
+  }
+
+  /** Commits nothing: the caller falls back to the full copy. */
+  private static Result giveUp(Connection src, Connection dst, Delta soFar) throws SQLException {
+    dst.rollback();
+    src.rollback();
+    return new Result(null, soFar);
+  }
+
+  /** A row read on one side and not matched on the other yet. */
+  private record Pending(ByteBuffer rowHash, Object[] values) {}
+
+  private Delta syncTable(Connection src, Connection dst, TableShape shape, KeyType type, String key, RowDigest source)
+      throws SQLException {
+    int[] all = new int[shape.columns.size()];
+    for (int i = 0; i < all.length; i++) {
+      all[i] = i;
+    }
+    Map<ByteBuffer, Pending> onlySource = new LinkedHashMap<>(); // keeps the source's order for the inserts
+    Map<ByteBuffer, Pending> onlyDest = new LinkedHashMap<>();
+    List<Object[]> changed = new ArrayList<>();
+    long unchanged = 0;
+    try (PreparedStatement a = src.prepareStatement(shape.selectKey(false));
+        PreparedStatement b = dst.prepareStatement(shape.selectKey(false))) {
+      TableShape.bindKey(a, 1, type, key);
+      TableShape.bindKey(b, 1, type, key);
+      try (ResultSet ra = a.executeQuery(); ResultSet rb = b.executeQuery()) {
+        boolean moreA = true;
+        boolean moreB = true;
+        // Lockstep: one row from each side in turn, each matched against what the other side left
+        // unmatched. In-order sides match at once, so the maps hold about the delta only.
+        while (moreA || moreB) {
+          if (moreA && (moreA = ra.next())) {
+            Object[] row = source.row(ra, shape.columns);
+            ByteBuffer pk = RowDigest.hash(row, shape.primaryKey);
+            ByteBuffer hash = RowDigest.hash(row, all);
+            Pending other = onlyDest.remove(pk);
+            if (other == null) {
+              onlySource.put(pk, new Pending(hash, row));
+            } else if (other.rowHash.equals(hash)) {
+              unchanged++;
+            } else {
+              changed.add(row);
+            }
+          }
+          if (moreB && (moreB = rb.next())) {
+            Object[] row = RowDigest.read(rb, shape.columns);
+            ByteBuffer pk = RowDigest.hash(row, shape.primaryKey);
+            ByteBuffer hash = RowDigest.hash(row, all);
+            Pending other = onlySource.get(pk);
+            if (other == null) {
+              onlyDest.put(pk, new Pending(hash, row));
+            } else {
+              onlySource.remove(pk);
+              if (other.rowHash.equals(hash)) {
+                unchanged++;
+              } else {
+                changed.add(other.values);
+              }
+            }
+          }
+        }
+      }
+    }
+    List<Object[]> deletes = new ArrayList<>(changed);
+    onlyDest.values().forEach(p -> deletes.add(p.values));
+    List<Object[]> inserts = new ArrayList<>(changed);
+    onlySource.values().forEach(p -> inserts.add(p.values));
+    // A delete that found no row means the primary key did not match as bound (e.g. a FLOAT):
+    // inserting would then collide or duplicate, so give up before writing more.
+    if (!deleteRows(dst, shape, type, key, deletes)) {
+      return null;
+    }
+    insertRows(dst, shape, inserts);
+    return new Delta(deletes.size(), inserts.size(), unchanged);
+  }
+
+  /** A table whose rows cannot be matched by primary key: the destination's rows of the key are replaced. */
+  private Delta replace(Connection src, Connection dst, TableShape shape, KeyType type, String key, RowDigest source)
+      throws SQLException {
+    long deleted = copier.count(dst, List.of(shape), type, key) > 0 ? copier.delete(dst, List.of(shape), type, key) : 0;
+    long before = source.rows();
+    copier.copyTable(src, dst, shape, type, key, source);
+    return new Delta(deleted, source.rows() - before, 0);
+  }
+
+  /** Deletes the rows by primary key, a batch per statement; false if one of them was not found. */
+  private boolean deleteRows(Connection dst, TableShape shape, KeyType type, String key, List<Object[]> rows)
+      throws SQLException {
+    for (int start = 0; start < rows.size(); start += batchSize) {
+      List<Object[]> chunk = rows.subList(start, Math.min(rows.size(), start + batchSize));
+      try (PreparedStatement ps = dst.prepareStatement(shape.deleteRows(chunk.size()))) {
+        TableShape.bindKey(ps, 1, type, key);
+        int index = 2;
+        for (Object[] row : chunk) {
+          for (int column : shape.primaryKey) {
+            bindMatch(ps, index++, shape.columns.get(column).kind(), row[column]);
+          }
+        }
+        if (ps.executeUpdate() != chunk.size()) {
+          return false;
+        }
+      }
+    }
+    return true;
+  }
+
+  private void insertRows(Connection dst, TableShape shape, List<Object[]> rows) throws SQLException {
+    if (rows.isEmpty()) {
+      return;
+    }
+    try (PreparedStatement ps = dst.prepareStatement(shape.insert())) {
+      int pending = 0;
+      for (Object[] row : rows) {
+        KeyCopier.bind(ps, shape.columns, row);
+        ps.addBatch();
+        if (++pending == batchSize) {
+          ps.executeBatch();
+          pending = 0;
+        }
+      }
+      if (pending > 0) {
+        ps.executeBatch();
+      }
+    }
+  }
+
+  /**
+   * Binds a primary-key value for an equality match. A number read as the server's text is bound
+   * as a decimal: compared with a string, MySQL would compare as doubles (inexact past 2^53). Any
+   * other imprecision can only make the verification fail, which commits nothing.
+   */
+  private static void bindMatch(PreparedStatement ps, int index, TableShape.Kind kind, Object value) throws SQLException {
+    if (value == null) {
+      ps.setNull(index, java.sql.Types.VARCHAR); // matches nothing: the verification then fails safe
+    } else if (value instanceof byte[] b) {
+      ps.setBytes(index, b);
+    } else if (kind == TableShape.Kind.CAST && DECIMAL.matcher((String) value).matches()) {
+      ps.setBigDecimal(index, new BigDecimal((String) value));
+    } else {
+      ps.setString(index, (String) value);
+    }
+  }
+}
