@@ -34,6 +34,11 @@ public final class BenchCluster implements AutoCloseable {
   /** Connector/J options shared by all three contenders (Shardex sets these itself on shards). */
   public static final String CONNECTOR_J = "sslMode=DISABLED&allowPublicKeyRetrieval=true&useLocalSessionState=true"
       + "&cachePrepStmts=true&prepStmtCacheSize=500&prepStmtCacheSqlLimit=4096";
+  /**
+   * Extra Connector/J options for every contender's shard connections (system property
+   * {@code bench.connectorJ}, e.g. "&useServerPrepStmts=true"), for experiments; empty by default.
+   */
+  static final String EXTRA = System.getProperty("bench.connectorJ", "");
 
   /** Loaded posts are spread over 200 days from here; the scatter COUNT reads the last 2 days (about 1%). */
   public static final long POSTS_FROM_MS = Timestamp.valueOf("2026-01-01 00:00:00").getTime();
@@ -258,7 +263,7 @@ public final class BenchCluster implements AutoCloseable {
 
   /** The URL of a shard with the shared Connector/J options. */
   public String shardUrl(int shard) {
-    return sandbox.shardUrl(shard) + "?" + CONNECTOR_J;
+    return sandbox.shardUrl(shard) + "?" + CONNECTOR_J + EXTRA;
   }
 
   public Connection connectShard(int shard) throws SQLException {
@@ -269,7 +274,7 @@ public final class BenchCluster implements AutoCloseable {
   public String shardexUrl(String instance) {
     return "jdbc:shardex:" + sandbox.directoryUrl().substring("jdbc:".length()) + "?user=" + sandbox.user()
         + "&password=" + sandbox.password() + "&shardex.instance=" + instance
-        + "&sslMode=DISABLED&allowPublicKeyRetrieval=true"; // passed to the shards; Shardex sets the rest of CONNECTOR_J
+        + "&sslMode=DISABLED&allowPublicKeyRetrieval=true" + EXTRA; // passed to the shards; Shardex sets the rest of CONNECTOR_J
   }
 
   @Override

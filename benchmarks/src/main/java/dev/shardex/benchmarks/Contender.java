@@ -33,7 +33,7 @@ public abstract class Contender implements AutoCloseable {
   public abstract int scatter(long i);
 
   @Override
-  public void close() throws Exception {}
+  public void close() throws SQLException {}
 
   /** Connector/J straight to the owning shard: the physical limit. */
   static final class Direct extends Contender {
@@ -168,9 +168,15 @@ public abstract class Contender implements AutoCloseable {
     }
 
     @Override
-    public void close() throws Exception {
+    public void close() throws SQLException {
       if (dataSource instanceof AutoCloseable c) {
-        c.close();
+        try {
+          c.close();
+        } catch (SQLException e) {
+          throw e;
+        } catch (Exception e) {
+          throw new SQLException("closing ShardingSphere's data source: " + e, e);
+        }
       }
     }
   }

@@ -23,12 +23,15 @@ import java.util.concurrent.TimeUnit;
  * times against growing catalogs and heap per cached directory entry.
  *
  * <p>Options (system properties): {@code bench.users} (10000), {@code bench.posts} (20),
- * {@code bench.rounds} (3), {@code bench.seconds} per round (1.0), {@code bench.warmup} seconds per
+ * {@code bench.rounds} (5), {@code bench.seconds} per round (0.6), {@code bench.warmupAll} (1.5 s per
+ * variant and contender, one thread, before anything is timed), {@code bench.warmup} seconds per
  * contender and cell (0.3), {@code bench.threads} ("1,8"), {@code bench.workloads} (names of
- * {@link Workload}, all by default), {@code bench.contenders} (all), {@code bench.fresh} (true: also
+ * {@link Workload}, all by default, "none" for start-up and memory only), {@code bench.contenders} (all), {@code bench.fresh} (true: also
  * the fresh-prepare variants), {@code bench.startup} / {@code bench.memory} (true),
  * {@code bench.out} (results directory), {@code bench.tag} (run name in file names),
- * {@code bench.shardexOptions} (extra URL options for the Shardex contender, for experiments).
+ * {@code bench.shardexOptions} (extra URL options for the Shardex contender, for experiments),
+ * {@code bench.connectorJ} (extra Connector/J options for all three contenders, for experiments),
+ * {@code bench.freshJvmArgs} (JVM options of the fresh JVM the start-up benchmark launches).
  */
 public final class Harness {
   private static final PrintStream OUT = System.out;
@@ -80,17 +83,22 @@ public final class Harness {
 
   private static void measureAll(BenchCluster cluster, Options o, List<Contender> contenders, List<String[]> cold)
       throws Exception {
-    List<Report.Row> rows = Report.withRatios(workloads(cluster, o, contenders));
-    OUT.println();
-    OUT.println("Results (ops/s over all rounds; p50/p99 per operation; ×direct and ×SS are throughput ratios; the");
-    OUT.println("scatter COUNT's direct row runs the query on one shard, which holds a quarter of the data):");
-    Report.printTable(rows, OUT);
+    List<Report.Row> rows = List.of();
     Path results = Paths.get(o.out);
-    Path csv = results.resolve("harness-" + o.tag + ".csv");
-    Path png = results.resolve("ratios-" + o.tag + ".png");
-    Report.writeCsv(rows, csv);
-    Report.writeChart(rows, png, o.tag);
-    OUT.println("CSV: " + csv + "   chart: " + png);
+    if (!o.workloads.isEmpty()) {
+      rows = Report.withRatios(workloads(cluster, o, contenders));
+      OUT.println();
+      OUT.println("Results: ops/s over all rounds; p50/p99 latency per operation; cpu = CPU time of the calling threads");
+      OUT.println("per operation (the whole client-side cost of a single-shard statement; for scatter COUNT Shardex's and");
+      OUT.println("ShardingSphere's fan-out threads are not in it); ×direct and ×SS = median over rounds of the per-round");
+      OUT.println("throughput ratio. The scatter COUNT's direct row runs the query on one shard, a quarter of the data.");
+      Report.printTable(rows, OUT);
+      Path csv = results.resolve("harness-" + o.tag + ".csv");
+      Path png = results.resolve("ratios-" + o.tag + ".png");
+      Report.writeCsv(rows, csv);
+      Report.writeChart(rows, png, o.tag);
+      OUT.println("CSV: " + csv + "   chart: " + png);
+    }
 
     List<StartupBenchmark.Sample> startup = List.of();
     if (o.startup) {
@@ -112,6 +120,7 @@ public final class Harness {
     String summary = Targets.summary(rows, startup, memory);
     OUT.println();
     OUT.print(summary);
+    Files.createDirectories(results);
     Files.writeString(results.resolve("summary-" + o.tag + ".txt"), summary, StandardCharsets.UTF_8);
   }
 
@@ -290,14 +299,14 @@ public final class Harness {
       Options o = new Options();
       o.users = Integer.getInteger("bench.users", 10_000);
       o.posts = Integer.getInteger("bench.posts", 20);
-      o.rounds = Integer.getInteger("bench.rounds", 3);
-      o.seconds = Double.parseDouble(System.getProperty("bench.seconds", "1.0"));
+      o.rounds = Integer.getInteger("bench.rounds", 5);
+      o.seconds = Double.parseDouble(System.getProperty("bench.seconds", "0.6"));
       o.warmup = Double.parseDouble(System.getProperty("bench.warmup", "0.3"));
-      o.warmupAll = Double.parseDouble(System.getProperty("bench.warmupAll", "0.7"));
+      o.warmupAll = Double.parseDouble(System.getProperty("bench.warmupAll", "1.5"));
       o.threads = Arrays.stream(System.getProperty("bench.threads", "1,8").split(",")).mapToInt(s -> Integer.parseInt(s.trim()))
           .toArray();
       String w = System.getProperty("bench.workloads", "");
-      o.workloads = w.isBlank() ? List.of(Workload.values())
+      o.workloads = w.isBlank() ? List.of(Workload.values()) : w.equals("none") ? List.of()
           : Arrays.stream(w.split(",")).map(s -> Workload.valueOf(s.trim().toUpperCase(Locale.ROOT))).toList();
       String c = System.getProperty("bench.contenders", "");
       o.contenders = c.isBlank() ? List.of(Contender.DIRECT, Contender.SHARDEX, Contender.SHARDING_SPHERE)

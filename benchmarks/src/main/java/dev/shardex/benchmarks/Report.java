@@ -18,7 +18,8 @@ import org.knowm.xchart.style.Styler;
 final class Report {
   /** One contender on one cell, over all its rounds. */
   record Row(Workload workload, boolean fresh, int threads, String contender, double opsPerSecond, double minRound,
-      double maxRound, double p50Micros, double p99Micros, double cpuMicrosPerOp, double[] roundOps, double vsDirect,
+      double maxRound, double p50Micros, double p99Micros, double cpuMicrosPerOp, double callerCpuMicrosPerOp,
+      double[] roundOps, double vsDirect,
       double vsShardingSphere) {
 
     String cell() {
@@ -32,6 +33,7 @@ final class Report {
     long ops = 0;
     long nanos = 0;
     long cpu = 0;
+    long callerCpu = 0;
     double[] roundOps = new double[rounds.size()];
     double min = Double.MAX_VALUE;
     double max = 0;
@@ -42,6 +44,7 @@ final class Report {
       ops += r.ops();
       nanos += r.nanos();
       cpu += r.cpuNanos();
+      callerCpu += r.callerCpuNanos();
       min = Math.min(min, r.opsPerSecond());
       max = Math.max(max, r.opsPerSecond());
       total += r.latencies().length;
@@ -54,7 +57,7 @@ final class Report {
     }
     Arrays.sort(all);
     return new Row(w, fresh, threads, contender, ops * 1e9 / nanos, min, max, percentile(all, 0.50) / 1e3,
-        percentile(all, 0.99) / 1e3, cpu / 1e3 / ops, roundOps, Double.NaN, Double.NaN);
+        percentile(all, 0.99) / 1e3, cpu / 1e3 / ops, callerCpu / 1e3 / ops, roundOps, Double.NaN, Double.NaN);
   }
 
   static double percentile(long[] sorted, double p) {
@@ -74,7 +77,7 @@ final class Report {
     List<Row> out = new ArrayList<>();
     for (Row r : rows) {
       out.add(new Row(r.workload(), r.fresh(), r.threads(), r.contender(), r.opsPerSecond(), r.minRound(), r.maxRound(),
-          r.p50Micros(), r.p99Micros(), r.cpuMicrosPerOp(), r.roundOps(), pairedRatio(r, find(rows, r, Contender.DIRECT)),
+          r.p50Micros(), r.p99Micros(), r.cpuMicrosPerOp(), r.callerCpuMicrosPerOp(), r.roundOps(), pairedRatio(r, find(rows, r, Contender.DIRECT)),
           pairedRatio(r, find(rows, r, Contender.SHARDING_SPHERE))));
     }
     return out;
@@ -105,7 +108,7 @@ final class Report {
 
   static void printTable(List<Row> rows, PrintStream out) {
     String format = "%-38s %3s  %-14s %8s %8s %8s %8s %8s %8s  %s%n";
-    out.printf(format, "workload", "thr", "contender", "ops/s", "p50 µs", "p99 µs", "CPU µs", "×direct", "×SS",
+    out.printf(format, "workload", "thr", "contender", "ops/s", "p50 µs", "p99 µs", "cpu µs", "×direct", "×SS",
         "round min–max ops/s");
     String previous = null;
     for (Row r : rows) {
@@ -115,7 +118,7 @@ final class Report {
       }
       previous = cell;
       out.printf(Locale.ROOT, format, r.cell(), r.threads(), r.contender(), fmt(r.opsPerSecond(), 0), fmt(r.p50Micros(), 0),
-          fmt(r.p99Micros(), 0), fmt(r.cpuMicrosPerOp(), 1), fmt(r.vsDirect(), 2), fmt(r.vsShardingSphere(), 2),
+          fmt(r.p99Micros(), 0), fmt(r.callerCpuMicrosPerOp(), 1), fmt(r.vsDirect(), 2), fmt(r.vsShardingSphere(), 2),
           fmt(r.minRound(), 0) + "–" + fmt(r.maxRound(), 0));
     }
   }
@@ -127,11 +130,11 @@ final class Report {
   static void writeCsv(List<Row> rows, Path file) throws IOException {
     List<String> lines = new ArrayList<>();
     lines.add("workload,fresh_prepare,threads,contender,ops_per_s,round_min_ops_per_s,round_max_ops_per_s,p50_us,p99_us,"
-        + "client_cpu_us_per_op,ratio_to_direct,ratio_to_shardingsphere");
+        + "caller_cpu_us_per_op,process_cpu_us_per_op,ratio_to_direct,ratio_to_shardingsphere");
     for (Row r : rows) {
       lines.add(String.join(",", '"' + r.workload().label() + '"', Boolean.toString(r.fresh()), Integer.toString(r.threads()),
           r.contender(), fmt(r.opsPerSecond(), 1), fmt(r.minRound(), 1), fmt(r.maxRound(), 1), fmt(r.p50Micros(), 1),
-          fmt(r.p99Micros(), 1), fmt(r.cpuMicrosPerOp(), 2), fmt(r.vsDirect(), 3), fmt(r.vsShardingSphere(), 3)));
+          fmt(r.p99Micros(), 1), fmt(r.callerCpuMicrosPerOp(), 2), fmt(r.cpuMicrosPerOp(), 2), fmt(r.vsDirect(), 3), fmt(r.vsShardingSphere(), 3)));
     }
     Files.createDirectories(file.getParent());
     Files.write(file, lines, StandardCharsets.UTF_8);

@@ -21,6 +21,8 @@ import java.util.concurrent.atomic.AtomicInteger;
  * so a slow moment of this shared 2-core machine hits all of them alike.
  */
 public final class Runner implements AutoCloseable {
+  private static final java.lang.management.ThreadMXBean THREADS = java.lang.management.ManagementFactory.getThreadMXBean();
+
   private final int users;
   private final Map<Contender, Session[]> sessions = new LinkedHashMap<>();
   private final ExecutorService workers;
@@ -48,11 +50,13 @@ public final class Runner implements AutoCloseable {
   }
 
   /**
-   * One timed round: operations done, nanoseconds elapsed, every operation's latency (ns), and the
-   * CPU time this JVM (all its threads: the driver's, GC, pools) used meanwhile, the client-side
-   * cost of the operations, which the shared machine's noise barely touches.
+   * One timed round: operations done, nanoseconds elapsed, every operation's latency (ns), the CPU
+   * time this JVM used meanwhile (all threads: fan-out pools, GC, JIT, pollers) and the CPU time
+   * of the calling threads alone (user + kernel, including the socket system calls). For a
+   * single-shard statement the caller's CPU is the whole client-side cost of the operation, and
+   * the busy neighbours of this shared machine barely move it, unlike throughput.
    */
-  public record Round(long ops, long nanos, long[] latencies, long cpuNanos) {
+  public record Round(long ops, long nanos, long[] latencies, long cpuNanos, long callerCpuNanos) {
     double opsPerSecond() {
       return ops * 1e9 / nanos;
     }
@@ -67,6 +71,7 @@ public final class Runner implements AutoCloseable {
       SplittableRandom random = new SplittableRandom(seed * 1_000_003L + t);
       parts.add(workers.submit(() -> {
         go.await();
+        long cpuStart = THREADS.getCurrentThreadCpuTime();
         long deadline = startAt[0] + nanos;
         long[] lat = new long[8_192];
         int n = 0;
@@ -84,8 +89,9 @@ public final class Runner implements AutoCloseable {
         if (sink == Long.MIN_VALUE) {
           System.out.print(""); // keeps the results alive
         }
-        long[] out = Arrays.copyOf(lat, n + 1);
-        out[n] = now; // the thread's end time, stripped below
+        long[] out = Arrays.copyOf(lat, n + 2);
+        out[n] = THREADS.getCurrentThreadCpuTime() - cpuStart; // the thread's CPU time and end time, stripped below
+        out[n + 1] = now;
         return out;
       }));
     }
@@ -94,11 +100,13 @@ public final class Runner implements AutoCloseable {
     go.countDown();
     long ops = 0;
     long end = startAt[0];
+    long callerCpu = 0;
     List<long[]> all = new ArrayList<>();
     for (Future<long[]> f : parts) {
       long[] lat = f.get();
       end = Math.max(end, lat[lat.length - 1]);
-      long[] own = Arrays.copyOf(lat, lat.length - 1);
+      callerCpu += lat[lat.length - 2];
+      long[] own = Arrays.copyOf(lat, lat.length - 2);
       ops += own.length;
       all.add(own);
     }
@@ -109,7 +117,7 @@ public final class Runner implements AutoCloseable {
       System.arraycopy(a, 0, merged, at, a.length);
       at += a.length;
     }
-    return new Round(ops, end - startAt[0], merged, cpu);
+    return new Round(ops, end - startAt[0], merged, cpu, callerCpu);
   }
 
   private static long processCpuNanos() {
@@ -118,7 +126,7 @@ public final class Runner implements AutoCloseable {
   }
 
   @Override
-  public void close() throws Exception {
+  public void close() throws SQLException {
     workers.shutdownNow();
     for (Session[] all : sessions.values()) {
       for (Session s : all) {

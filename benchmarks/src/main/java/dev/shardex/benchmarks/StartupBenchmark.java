@@ -15,17 +15,20 @@ import java.util.Locale;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.nio.file.Paths;
 
 /**
  * First-connection time of a new Shardex driver instance against a catalog of 10, 1,000 and 10,000
  * declared tables: {@code DriverManager.getConnection} (directory client, first poll, pools created
  * lazily) and then the first point select (table lookup, parse, first shard connection). Each new
  * {@code shardex.instance} gets its own directory client and caches, as a new JVM would; the JVM
- * itself is warm (its classes are loaded), so the JVM-cold times are reported separately.
+ * itself is warm (its classes are loaded). Each level is also measured once in a fresh JVM
+ * ({@link FirstConnection}) whose classpath holds only the driver and its dependencies, where class
+ * loading and the interpreter dominate.
  */
 final class StartupBenchmark {
   record Sample(int tables, long declareMs, double connectMs, double firstQueryMs, double connectMaxMs,
-      double firstQueryMaxMs) {}
+      double firstQueryMaxMs, double coldConnectMs, double coldFirstQueryMs) {}
 
   private final BenchCluster cluster;
   private int declared = 2; // users and posts
@@ -47,8 +50,9 @@ final class StartupBenchmark {
       }
       Arrays.sort(connect);
       Arrays.sort(first);
+      double[] cold = inFreshJvm(cluster.shardexUrl("startup-cold-" + level), 7);
       out.add(new Sample(level, declareMs, connect[repeats / 2], first[repeats / 2], connect[repeats - 1],
-          first[repeats - 1]));
+          first[repeats - 1], cold[0], cold[1]));
     }
     return out;
   }
@@ -69,6 +73,42 @@ final class StartupBenchmark {
       long t2 = System.nanoTime();
       return new double[] {(t1 - t0) / 1e6, (t2 - t0) / 1e6};
     }
+  }
+
+  /** The same measurement in a new JVM (java.home, this classpath): nothing loaded, nothing compiled. */
+  static double[] inFreshJvm(String url, long user) throws Exception {
+    List<String> command = new ArrayList<>(List.of(Paths.get(System.getProperty("java.home"), "bin", "java").toString(),
+        "-Dorg.slf4j.simpleLogger.defaultLogLevel=warn"));
+    String extra = System.getProperty("bench.freshJvmArgs", ""); // e.g. a JFR recording of the cold start
+    if (!extra.isBlank()) {
+      command.addAll(List.of(extra.trim().split("\\s+")));
+    }
+    command.addAll(List.of("-cp", driverOnlyClassPath(), FirstConnection.class.getName(), url, Long.toString(user)));
+    Process p = new ProcessBuilder(command).redirectErrorStream(true).start();
+    String output = new String(p.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8).strip();
+    if (p.waitFor() != 0) {
+      throw new IllegalStateException("the fresh JVM failed: " + output);
+    }
+    String[] last = output.lines().reduce((a, b) -> b).orElse("").split(" ");
+    return new double[] {Double.parseDouble(last[0]), Double.parseDouble(last[1])};
+  }
+
+  /**
+   * This classpath cut down to what an application using Shardex has: the driver and its
+   * dependencies. DriverManager initialises every java.sql.Driver on the classpath on first use,
+   * and ShardingSphere's tree brings several (Calcite, Avatica, H2) that would be timed too.
+   */
+  static String driverOnlyClassPath() {
+    List<String> keep = List.of("classes", "shardex-driver", "shardex-directory", "mysql-connector-j", "HikariCP",
+        "caffeine", "jsqlparser", "slf4j-api", "slf4j-simple", "jspecify");
+    List<String> out = new ArrayList<>();
+    for (String entry : System.getProperty("java.class.path").split(java.io.File.pathSeparator)) {
+      String name = Paths.get(entry).getFileName().toString();
+      if (keep.stream().anyMatch(name::startsWith)) {
+        out.add(entry);
+      }
+    }
+    return String.join(java.io.File.pathSeparator, out);
   }
 
   /** Declares bench_t_N tables (SHARDED by user_id) with DirectoryStore.declareTable until the catalog holds {@code total}. */
@@ -104,11 +144,13 @@ final class StartupBenchmark {
   }
 
   static void print(List<Sample> samples, PrintStream out) {
-    out.printf("%-16s %12s %18s %22s%n", "tables declared", "declare ms", "connect ms (max)", "connect+query ms (max)");
+    out.printf("%-16s %11s %23s %23s %26s%n", "tables declared", "declare ms", "warm JVM: connect ms",
+        "+ first query ms", "fresh JVM: connect / +query");
     for (Sample s : samples) {
-      out.printf(Locale.ROOT, "%-16d %12d %18s %22s%n", s.tables(), s.declareMs(),
-          String.format(Locale.ROOT, "%.1f (%.1f)", s.connectMs(), s.connectMaxMs()),
-          String.format(Locale.ROOT, "%.1f (%.1f)", s.firstQueryMs(), s.firstQueryMaxMs()));
+      out.printf(Locale.ROOT, "%-16d %11d %23s %23s %26s%n", s.tables(), s.declareMs(),
+          String.format(Locale.ROOT, "%.1f (max %.1f)", s.connectMs(), s.connectMaxMs()),
+          String.format(Locale.ROOT, "%.1f (max %.1f)", s.firstQueryMs(), s.firstQueryMaxMs()),
+          String.format(Locale.ROOT, "%.0f / %.0f ms", s.coldConnectMs(), s.coldFirstQueryMs()));
     }
   }
 }

@@ -29,8 +29,14 @@ final class Targets {
     for (StartupBenchmark.Sample st : startup) {
       if (st.tables() == 10_000) {
         s.append(String.format(Locale.ROOT, "  %-70s %6.1f ms  (target <= 500)  %s%n",
-            "first connection + first query, 10,000 tables declared (median)", st.firstQueryMs(),
+            "first connection + first query, 10,000 tables, new driver instance", st.firstQueryMs(),
             st.firstQueryMs() <= 500 ? "MET" : "MISSED"));
+        s.append(String.format(Locale.ROOT, "  %-70s %6.1f ms  (target <= 500)  %s%n",
+            "first connection (DriverManager.getConnection), 10,000 tables, fresh JVM", st.coldConnectMs(),
+            st.coldConnectMs() <= 500 ? "MET" : "MISSED"));
+        s.append(String.format(Locale.ROOT, "  %-70s %6.1f ms  (target <= 500)  %s%n",
+            "first connection + first query, 10,000 tables, fresh JVM", st.coldFirstQueryMs(),
+            st.coldFirstQueryMs() <= 500 ? "MET" : "MISSED"));
       }
     }
     if (memory != null) {
