@@ -36,7 +36,7 @@ import org.junit.jupiter.api.Test;
  * the driver, and every acknowledged insert is still there once.
  */
 class RebalanceUnderLoadTest {
-  static final int USERS = 60;
+  static final int USERS = 100;
 
   @Test
   void rebalancingOntoANewShardWithWritersRunningBalancesEveryShard() throws Exception {
@@ -64,7 +64,7 @@ class RebalanceUnderLoadTest {
       try (Connection c = DriverManager.getConnection(url);
           PreparedStatement ps = c.prepareStatement("INSERT INTO rb_rows (id, user_id) VALUES (?, ?)")) {
         for (int u = 1; u <= USERS; u++) {
-          for (int r = 0; r < 20; r++) {
+          for (int r = 0; r < 30; r++) {
             ps.setLong(1, ids.incrementAndGet());
             ps.setLong(2, u);
             ps.addBatch();
@@ -92,14 +92,14 @@ class RebalanceUnderLoadTest {
               } catch (SQLException e) {
                 // refused (e.g. a frozen key's wait ran out): not acknowledged, must not appear
               }
-              Thread.sleep(5);
+              Thread.sleep(20); // writers keep running, light next to the 3,000 rows being balanced
             }
           }
           return null;
         });
       }
       Rebalancer rebalancer = new Rebalancer(store, MoveTestSupport.connector(sandbox));
-      RebalancePlanner.Plan plan = rebalancer.plan(KeySpace.DEFAULT, 0.10, 1_000, Progress.NONE);
+      RebalancePlanner.Plan plan = rebalancer.plan(KeySpace.DEFAULT, 0.05, 1_000, Progress.NONE); // plan tight: writers keep adding rows
       assertTrue(plan.balanced(), "the plan balances: " + plan.shards());
       Mover mover = new Mover(store, MoveTestSupport.connector(sandbox), MoveOptions.defaults(), FaultHook.NONE);
       List<MoveRunner.Outcome> outcomes = MoveRunner.runAll(mover, KeySpace.DEFAULT, plan.moves(), 3, o -> { });
