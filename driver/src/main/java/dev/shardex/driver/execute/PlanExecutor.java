@@ -2,7 +2,7 @@ package dev.shardex.driver.execute;
 
 import dev.shardex.directory.ShardexError;
 import dev.shardex.driver.merge.Closing;
-import dev.shardex.driver.merge.ConcatResultSet;
+import dev.shardex.driver.merge.SortedMergeResultSet;
 import dev.shardex.driver.merge.InMemoryResults;
 import dev.shardex.driver.merge.ShardResultSet;
 import dev.shardex.driver.route.Fanout;
@@ -34,7 +34,7 @@ public final class PlanExecutor {
     }
     return switch (plan.fanout()) {
       case ONE -> one(plan, access, call, wantKeys, owner);
-      case CONCAT, MERGE -> new Outcome(new ConcatResultSet(parallel(plan, access, call, owner, pool), owner), -1, null);
+      case CONCAT, MERGE -> new Outcome(SortedMergeResultSet.concat(parallel(plan, access, call, owner, pool), owner), -1, null);
       case REPLICATE, SUM, DDL -> everywhere(plan, access, call, what);
     };
   }

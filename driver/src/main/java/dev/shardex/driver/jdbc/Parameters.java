@@ -1,6 +1,5 @@
 package dev.shardex.driver.jdbc;
 
-import dev.shardex.directory.ShardexError;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;
 import java.util.Arrays;
@@ -80,7 +79,4 @@ public final class Parameters {
     return new Parameters(values.clone(), binders.clone(), count);
   }
 
-  static SQLException missingKey(int index) {
-    return ShardexError.DIRECTORY_STATE.exception("parameter " + index + " is not set");
-  }
 }

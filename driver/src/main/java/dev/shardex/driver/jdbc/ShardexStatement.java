@@ -348,14 +348,11 @@ public class ShardexStatement extends UnsupportedStatement {
 
   @Override
   public <T> T unwrap(Class<T> iface) throws SQLException {
-    if (iface.isInstance(this)) {
-      return iface.cast(this);
-    }
-    throw new SQLException("Shardex: not a wrapper for " + iface.getName(), "HY000");
+    return dev.shardex.driver.Wrappers.unwrap(this, iface);
   }
 
   @Override
   public boolean isWrapperFor(Class<?> iface) {
-    return iface.isInstance(this);
+    return dev.shardex.driver.Wrappers.isWrapperFor(this, iface);
   }
 }

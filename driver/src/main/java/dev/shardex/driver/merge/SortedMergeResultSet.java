@@ -52,6 +52,11 @@ public final class SortedMergeResultSet extends DelegatingResultSet {
     }
   }
 
+  /** The shards' rows one shard after the other: a merge with no sort keys. */
+  public static SortedMergeResultSet concat(List<ShardResultSet> parts, Statement owner) throws SQLException {
+    return new SortedMergeResultSet(parts, List.of(), new boolean[0], parts.get(0).getMetaData(), owner, 0, -1);
+  }
+
   SortedMergeResultSet(List<ShardResultSet> parts, List<SortKey> keys, boolean[] caseInsensitive, ResultSetMetaData meta,
       Statement owner, long offset, long limit) {
     this.parts = parts;

@@ -14,7 +14,6 @@ import dev.shardex.driver.sql.ValueSource;
 import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.TreeSet;
 
 /**
@@ -304,11 +303,5 @@ public final class Router {
     return s.toString();
   }
 
-  static boolean isWrite(StatementType type) {
-    return type == StatementType.UPDATE || type == StatementType.DELETE;
-  }
 
-  static Map<String, ValueSource> assignments(RouteTemplate t) {
-    return t.assignments();
-  }
 }
