@@ -45,6 +45,7 @@ public enum ShardexError {
   DIRECTORY_UNREACHABLE("SHX1406", "08001", "the directory %s is unreachable: %s"),
   LEASE_LAPSED("SHX1407", "08006", "write refused: this driver's directory lease lapsed (last successful poll %d ms ago, shardex.leaseMs=%d), so its cached routes may be stale; retry once the directory at %s is reachable again"),
   FROZEN_TIMEOUT("SHX1408", "HYT00", "write to key %s of key space %s waited %d ms while the key is being moved (shardex.frozenWaitMs=%d); retry, or check 'shardex moves list'"),
+  ACCESS_DENIED("SHX1409", "28000", "access denied for user '%s' at the directory %s (%s): check the user and password; Shardex checks them on every connection"),
   // HY: driver state and configuration
   BAD_OPTION("SHX1501", "HY024", "option %s has the invalid value '%s': %s"),
   CLOSED("SHX1502", "08003", "%s is closed"),
@@ -99,6 +100,8 @@ public enum ShardexError {
       e = new SQLTransientConnectionException(message, sqlState);
     } else if (sqlState.startsWith("08")) {
       e = new SQLNonTransientConnectionException(message, sqlState);
+    } else if (sqlState.startsWith("28")) {
+      e = new java.sql.SQLInvalidAuthorizationSpecException(message, sqlState);
     } else if (sqlState.startsWith("0A")) {
       e = new SQLFeatureNotSupportedException(message, sqlState);
     } else if (sqlState.startsWith("42")) {

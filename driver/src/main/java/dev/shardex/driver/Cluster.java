@@ -78,6 +78,7 @@ public final class Cluster implements AutoCloseable {
     if (config.sandboxName != null) {
       return openSandbox(config);
     }
+    Authenticator.login(config.directoryUrl, config.user, config.password, config.connectTimeoutMs);
     Directory dir = Directory.open(config.directoryUrl, config.user, config.password, config.directoryOptions(),
         config.instance);
     return new Cluster(config, dir);
@@ -90,15 +91,17 @@ public final class Cluster implements AutoCloseable {
    */
   private static Cluster openSandbox(ShardexConfig config) throws SQLException {
     Map<String, String> sandbox = describeSandbox(config.sandboxName, config.sandboxShards);
+    // the sandbox's own (public) credentials apply only when the caller gives none
     String user = config.user != null ? config.user : sandbox.get("user");
-    String password = config.password != null ? config.password : sandbox.get("password");
+    String password = config.user != null ? config.password : sandbox.get("password");
     java.util.Properties props = new java.util.Properties();
     props.putAll(config.all);
     props.setProperty("user", user);
-    props.setProperty("password", password);
+    props.setProperty("password", password == null ? "" : password);
     props.remove("shards");
     props.put(ShardexConfig.CLOCK, config.ticker);
     ShardexConfig resolved = ShardexConfig.parse(ShardexConfig.PREFIX + sandbox.get("directoryUrl").substring(5), props);
+    Authenticator.login(resolved.directoryUrl, user, password, config.connectTimeoutMs);
     bootstrapSandbox(resolved, sandbox.get("shardUrls").split(","));
     Directory dir = Directory.open(resolved.directoryUrl, user, password, config.directoryOptions(), config.instance);
     return new Cluster(resolved, dir);

@@ -132,12 +132,17 @@ public final class ShardexConfig implements ShardPools.Credentials {
     return new DirectoryOptions(pollMs, leaseMs, frozenWaitMs, keyCacheSize, ticker, autoPoll);
   }
 
-  /** Clusters are shared by connections that agree on these. */
+  /**
+   * Clusters are shared by connections that agree on these, passwords included (as a salted digest,
+   * see {@link Authenticator}): a connection with other credentials never reuses an authenticated
+   * cluster, it opens (and so logs in to) its own.
+   */
   String clusterKey() {
     return (sandboxName != null ? "sandbox:" + sandboxName : directoryUrl) + "|" + user + "|" + instance + "|"
-        + System.identityHashCode(ticker) + "|"
-        + all.entrySet().stream().filter(e -> !e.getKey().toString().contains("password")).sorted(java.util.Map.Entry.comparingByKey(
-            java.util.Comparator.comparing(Object::toString))).map(Object::toString).toList();
+        + System.identityHashCode(ticker) + "|" + Authenticator.passwordDigest(all) + "|"
+        + all.entrySet().stream().filter(e -> !Authenticator.isSecret(e.getKey().toString()))
+            .sorted(java.util.Map.Entry.comparingByKey(java.util.Comparator.comparing(Object::toString)))
+            .map(Object::toString).toList();
   }
 
   public dev.shardex.driver.execute.TransactionMode transactions() {
