@@ -1,4 +1,4 @@
-package dev.shardex.directory.cli;
+package dev.shardex.cli;
 
 import dev.shardex.directory.KeySpace;
 import dev.shardex.directory.move.MoveRunner;

@@ -1,12 +1,11 @@
-package dev.shardex.directory.cli;
+package dev.shardex.cli;
 
 import java.util.concurrent.CountDownLatch;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
 @Command(name = "sandbox", description = {"Start a local cluster, print its URL and run until Ctrl-C.",
-    "Embedded MariaDB: N shards plus a directory, initialised (schema, shards, key space 'default').",
-    "Needs the sandbox module on the classpath: use bin/shardex from a source checkout."})
+    "Embedded MariaDB: N shards plus a directory, initialised (schema, shards, key space 'default')."})
 final class SandboxCommand extends CliCommand {
   @Option(names = "--shards", defaultValue = "4", description = "Number of shards (default: ${DEFAULT-VALUE}).")
   int shards;

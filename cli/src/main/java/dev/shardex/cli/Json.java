@@ -1,4 +1,4 @@
-package dev.shardex.directory.cli;
+package dev.shardex.cli;
 
 import java.util.Collection;
 import java.util.LinkedHashMap;

@@ -1,4 +1,4 @@
-package dev.shardex.directory.cli;
+package dev.shardex.cli;
 
 import dev.shardex.directory.Redact;
 import dev.shardex.directory.ShardexError;

@@ -1,12 +1,12 @@
-package dev.shardex.directory.cli;
+package dev.shardex.cli;
 
-import static dev.shardex.directory.cli.CliRunner.run;
-import static dev.shardex.directory.cli.CliRunner.runWith;
+import static dev.shardex.cli.CliRunner.run;
+import static dev.shardex.cli.CliRunner.runWith;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.shardex.directory.cli.CliRunner.Result;
+import dev.shardex.cli.CliRunner.Result;
 import dev.shardex.directory.move.TestCluster;
 import java.sql.SQLException;
 import java.util.Map;

@@ -1,4 +1,4 @@
-package dev.shardex.directory.cli;
+package dev.shardex.cli;
 
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;

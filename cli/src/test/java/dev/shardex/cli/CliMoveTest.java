@@ -1,6 +1,6 @@
-package dev.shardex.directory.cli;
+package dev.shardex.cli;
 
-import static dev.shardex.directory.cli.CliRunner.run;
+import static dev.shardex.cli.CliRunner.run;
 import static dev.shardex.directory.move.TestCluster.count;
 import static dev.shardex.directory.move.TestCluster.onAllShards;
 import static dev.shardex.directory.move.TestCluster.onShard;
@@ -10,7 +10,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.shardex.directory.DirectoryStore;
 import dev.shardex.directory.TableDef;
-import dev.shardex.directory.cli.CliRunner.Result;
+import dev.shardex.cli.CliRunner.Result;
 import dev.shardex.directory.move.FaultHook;
 import dev.shardex.directory.move.MoveOptions;
 import dev.shardex.directory.move.MoveStep;
