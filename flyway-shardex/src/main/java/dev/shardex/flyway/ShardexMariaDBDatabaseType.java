@@ -3,7 +3,12 @@ package dev.shardex.flyway;
 import java.sql.Connection;
 import org.flywaydb.database.mysql.mariadb.MariaDBDatabaseType;
 
-/** Flyway's MariaDB support for {@code jdbc:shardex:} URLs and Shardex connections whose shards run MariaDB. */
+/**
+ * Flyway's MariaDB support for Shardex connections whose shards run MariaDB. The URL itself is
+ * claimed by {@link ShardexMySQLDatabaseType} alone (a URL only picks the driver, and Flyway 10 and
+ * 11 order several URL claimants differently); once connected, Flyway picks this type by the
+ * connection.
+ */
 public class ShardexMariaDBDatabaseType extends MariaDBDatabaseType {
   @Override
   public int getPriority() {
@@ -12,12 +17,7 @@ public class ShardexMariaDBDatabaseType extends MariaDBDatabaseType {
 
   @Override
   public boolean handlesJDBCUrl(String url) {
-    return ShardexDatabaseTypes.handlesUrl(url);
-  }
-
-  @Override
-  public String getDriverClass(String url, ClassLoader classLoader) {
-    return ShardexDatabaseTypes.DRIVER;
+    return false;
   }
 
   @Override

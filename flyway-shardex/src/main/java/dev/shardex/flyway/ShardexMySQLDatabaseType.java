@@ -3,7 +3,11 @@ package dev.shardex.flyway;
 import java.sql.Connection;
 import org.flywaydb.database.mysql.MySQLDatabaseType;
 
-/** Flyway's MySQL support for {@code jdbc:shardex:} URLs and Shardex connections whose shards run MySQL. */
+/**
+ * Flyway's MySQL support for {@code jdbc:shardex:} URLs (it names Shardex's driver, so
+ * {@code Flyway.configure().dataSource(url, user, password)} works) and for Shardex connections
+ * whose shards run MySQL.
+ */
 public class ShardexMySQLDatabaseType extends MySQLDatabaseType {
   @Override
   public int getPriority() {
