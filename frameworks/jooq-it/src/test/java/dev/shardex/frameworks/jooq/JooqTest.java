@@ -5,6 +5,7 @@ import static org.jooq.impl.DSL.field;
 import static org.jooq.impl.DSL.name;
 import static org.jooq.impl.DSL.table;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -15,6 +16,7 @@ import java.sql.DriverManager;
 import java.util.Arrays;
 import java.util.List;
 import java.util.stream.LongStream;
+import org.jooq.BatchBindStep;
 import org.jooq.DSLContext;
 import org.jooq.Field;
 import org.jooq.Record;
@@ -94,6 +96,29 @@ class JooqTest {
         .groupBy(USER_ID).orderBy(USER_ID).fetch(count());
     assertEquals(SEEDED.length, perUser.size());
     perUser.forEach(n -> assertEquals(POSTS_PER_USER, n));
+  }
+
+  @Test
+  void batchWithBindValuesAcrossUsers() throws Exception {
+    long[] users = LongStream.rangeClosed(401, 408).toArray();
+    DSLContext ctx = withDataSource();
+    BatchBindStep batch = ctx.batch(ctx.insertInto(POSTS, USER_ID, POST_ID, TITLE).values((Long) null, null, null));
+    for (long user : users) {
+      batch = batch.bind(user, 1L, "batch of " + user);
+    }
+    int[] counts = batch.execute();
+    assertEquals(users.length, counts.length);
+    Arrays.stream(counts).forEach(n -> assertEquals(1, n));
+    assertTrue(SANDBOX.assertRowsOnOwnShards("posts", users, 1) > 1, "the users spread over several shards");
+  }
+
+  @Test
+  void fetchExistsWithAndWithoutTheKey() {
+    DSLContext ctx = withDataSource();
+    assertTrue(ctx.fetchExists(ctx.selectFrom(POSTS).where(USER_ID.eq(3L))));
+    assertFalse(ctx.fetchExists(ctx.selectFrom(POSTS).where(USER_ID.eq(999L))));
+    // select exists (select * from posts): one answer, not one row per shard
+    assertTrue(ctx.fetchExists(ctx.selectFrom(POSTS)));
   }
 
   @Test
