@@ -1,0 +1,12 @@
+-- The application's schema, run with MyBatis's ScriptRunner. The comment before each CREATE TABLE
+-- is Shardex's in-band declaration.
+/* shardex:sharded key=user_id */ CREATE TABLE IF NOT EXISTS posts (
+  user_id BIGINT NOT NULL,
+  post_id BIGINT NOT NULL,
+  title VARCHAR(100) NOT NULL,
+  PRIMARY KEY (user_id, post_id)
+);
+/* shardex:global */ CREATE TABLE IF NOT EXISTS countries (
+  code CHAR(2) NOT NULL PRIMARY KEY,
+  name VARCHAR(50) NOT NULL
+);
