@@ -109,8 +109,11 @@ public final class ShardSession implements ShardAccess {
       boolean xa = pin && !state.autoCommit && mode == TransactionMode.XA;
       if (mayPin) {
         state.applyTo(c, xa);
-      } else if (state.catalog != null) {
-        c.setCatalog(state.catalog);
+      } else {
+        if (state.catalog != null) {
+          c.setCatalog(state.catalog);
+        }
+        state.applyNetworkTimeout(c);
       }
       if (xa) {
         if (gtrid == null) {
@@ -168,6 +171,14 @@ public final class ShardSession implements ShardAccess {
   public void setCatalog(String catalog) throws SQLException {
     state.catalog = catalog;
     forEachPinned(c -> c.setCatalog(catalog));
+  }
+
+  /** Connection.setNetworkTimeout: applied to the pinned connections and to every one borrowed later. */
+  public void setNetworkTimeout(java.util.concurrent.Executor executor, int milliseconds) throws SQLException {
+    java.util.concurrent.Executor run = executor == null ? Runnable::run : executor;
+    state.networkTimeout = milliseconds;
+    state.networkTimeoutExecutor = run;
+    forEachPinned(c -> c.setNetworkTimeout(run, milliseconds));
   }
 
   /** Records a SET statement and runs it on every pinned connection. */
