@@ -175,10 +175,11 @@ public final class ShardSession implements ShardAccess {
 
   /** Connection.setNetworkTimeout: applied to the pinned connections and to every one borrowed later. */
   public void setNetworkTimeout(java.util.concurrent.Executor executor, int milliseconds) throws SQLException {
-    java.util.concurrent.Executor run = executor == null ? Runnable::run : executor;
+    // Set at once on each shard connection (not through the caller's executor): the next statement must see it.
+    java.util.concurrent.Executor now = Runnable::run;
     state.networkTimeout = milliseconds;
-    state.networkTimeoutExecutor = run;
-    forEachPinned(c -> c.setNetworkTimeout(run, milliseconds));
+    state.networkTimeoutExecutor = now;
+    forEachPinned(c -> c.setNetworkTimeout(now, milliseconds));
   }
 
   /** Records a SET statement and runs it on every pinned connection. */
