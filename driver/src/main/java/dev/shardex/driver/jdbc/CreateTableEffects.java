@@ -26,29 +26,33 @@ final class CreateTableEffects {
 
   private CreateTableEffects() {}
 
-  /** Whether this statement creates a table nobody declared: the warning's condition, checked before it runs. */
-  static boolean undeclared(RouteTemplate t, String sql, Directory dir) throws SQLException {
+  /** Whether this statement creates a table the catalog does not know yet: checked before it runs. */
+  static boolean createsNew(RouteTemplate t, Directory dir) throws SQLException {
     Ddl ddl = t.ddl();
-    return ddl != null && ddl.verb() == Ddl.Verb.CREATE_TABLE && t.hints().declaration() == null
-        && !TEMPORARY.matcher(sql.substring(dev.shardex.driver.sql.SqlLexer.skipSpaceAndComments(sql, 0))).find()
-        && dir.table(ddl.tables().get(0)) == null;
+    return ddl != null && ddl.verb() == Ddl.Verb.CREATE_TABLE && dir.table(ddl.tables().get(0)) == null;
   }
 
-  /** Records the sequence-filled column; returns the warning for an undeclared table, or null. */
-  static SQLWarning apply(Directory dir, RoutePlan plan, RouteTemplate t, String sql, boolean undeclared)
+  /**
+   * Records the sequence-filled column; returns the warning for an undeclared table, or null. A
+   * table the catalog knew already keeps its ids as they were: a re-run {@code CREATE TABLE IF NOT
+   * EXISTS} of a table whose rows have ids from each shard's counter must not start a sequence at 1.
+   */
+  static SQLWarning apply(Directory dir, RoutePlan plan, RouteTemplate t, String sql, boolean createsNew)
       throws SQLException {
     TableDef def = plan.declare();
-    Hints.Declaration declaration = t.hints().declaration();
-    if (def != null && t.ddl() != null && t.ddl().verb() == Ddl.Verb.CREATE_TABLE) {
-      String column = declaration == null ? null : declaration.sequenceColumn();
-      if (column == null && def.kind() == TableKind.SHARDED) {
-        column = AutoIncrement.column(sql);
-      }
-      if (column != null && !column.toLowerCase(Locale.ROOT).equals(NO_SEQUENCE)) {
-        dir.declareSequence(def.name(), column);
-      }
+    if (def == null || t.ddl() == null || t.ddl().verb() != Ddl.Verb.CREATE_TABLE) {
+      return null;
     }
-    if (!undeclared || def == null) {
+    Hints.Declaration declaration = t.hints().declaration();
+    String column = declaration == null ? null : declaration.sequenceColumn();
+    if (column == null && createsNew && def.kind() == TableKind.SHARDED) {
+      column = AutoIncrement.column(sql);
+    }
+    if (column != null && !column.toLowerCase(Locale.ROOT).equals(NO_SEQUENCE)) {
+      dir.declareSequence(def.name(), column);
+    }
+    boolean temporary = TEMPORARY.matcher(sql.substring(dev.shardex.driver.sql.SqlLexer.skipSpaceAndComments(sql, 0))).find();
+    if (!createsNew || declaration != null || temporary) {
       return null;
     }
     return new SQLWarning("Shardex: table " + def.name() + " has no declaration, so it was created SINGLE on the home shard "

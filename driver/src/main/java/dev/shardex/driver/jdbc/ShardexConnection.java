@@ -109,7 +109,7 @@ public final class ShardexConnection extends UnsupportedConnection {
   }
 
   private Outcome ddl(RoutePlan plan, ShardCall call, Statement owner, String sql, RouteTemplate t) throws SQLException {
-    boolean undeclared = CreateTableEffects.undeclared(t, sql, cluster.directory());
+    boolean createsNew = CreateTableEffects.createsNew(t, cluster.directory());
     Outcome out;
     try {
       out = PlanExecutor.execute(plan, session, call, false, owner, "DDL '" + abbreviate(sql) + "'", cluster.fanout());
@@ -120,7 +120,7 @@ public final class ShardexConnection extends UnsupportedConnection {
       throw e;
     }
     recordDeclaration(plan);
-    SQLWarning warning = CreateTableEffects.apply(cluster.directory(), plan, t, sql, undeclared);
+    SQLWarning warning = CreateTableEffects.apply(cluster.directory(), plan, t, sql, createsNew);
     for (String dropped : plan.undeclare()) {
       cluster.directory().undeclare(dropped);
     }
