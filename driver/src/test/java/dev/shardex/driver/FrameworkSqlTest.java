@@ -216,6 +216,17 @@ class FrameworkSqlTest {
             "key of row " + i);
       }
       assertTrue(shards.size() > 1, "the rows went to several shards: " + shards);
+      try (Statement s = c.createStatement()) {
+        assertEquals(3, s.executeUpdate("INSERT INTO fw_ai_own (user_id) VALUES (73003), (73001), (73002)",
+            Statement.RETURN_GENERATED_KEYS));
+        List<String> plain = column(s.getGeneratedKeys());
+        assertEquals(3, plain.size(), "a plain statement too: " + plain);
+        for (int i = 0; i < 3; i++) {
+          long user = new long[] {73_003, 73_001, 73_002}[i];
+          assertTrue(TestCluster.onShard(ownerOf(c, user), "SELECT id FROM fw_ai_own WHERE user_id = " + user)
+              .contains(plain.get(i)), "key of row " + i);
+        }
+      }
     }
   }
 

@@ -179,7 +179,14 @@ public final class ShardSession implements ShardAccess {
     java.util.concurrent.Executor now = Runnable::run;
     state.networkTimeout = milliseconds;
     state.networkTimeoutExecutor = now;
-    forEachPinned(c -> c.setNetworkTimeout(now, milliseconds));
+    for (Connection c : pinned.values()) {
+      try {
+        c.setNetworkTimeout(now, milliseconds);
+      } catch (SQLException ignored) {
+        // a broken shard connection fails its next statement, naming the shard; a pool's timeout
+        // check on the logical connection must not call the whole connection dead for it
+      }
+    }
   }
 
   /** Records a SET statement and runs it on every pinned connection. */
