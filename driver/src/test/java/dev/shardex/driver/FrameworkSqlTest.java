@@ -253,6 +253,26 @@ class FrameworkSqlTest {
             + (74_001 + i)));
       }
       assertTrue(shards.size() > 1, "rows on several shards: " + shards);
+      // MyBatis-style: the id column named, given NULL (bound or literal), as AUTO_INCREMENT takes it
+      try (PreparedStatement named = c.prepareStatement("INSERT INTO fw_ai (id, user_id) VALUES (?, ?), (?, ?)",
+          Statement.RETURN_GENERATED_KEYS)) {
+        named.setNull(1, java.sql.Types.BIGINT);
+        named.setLong(2, 74_001);
+        named.setNull(3, java.sql.Types.BIGINT);
+        named.setLong(4, 74_002);
+        assertEquals(2, named.executeUpdate());
+        ids.addAll(column(named.getGeneratedKeys()).stream().map(Long::valueOf).toList());
+      }
+      try (Statement plain = c.createStatement()) {
+        plain.executeUpdate("INSERT INTO fw_ai (id, user_id) VALUES (NULL, 74003)", Statement.RETURN_GENERATED_KEYS);
+        ids.addAll(column(plain.getGeneratedKeys()).stream().map(Long::valueOf).toList());
+      }
+      assertEquals(15, ids.size(), "a key for every row: " + ids);
+      List<Long> stored = new ArrayList<>();
+      for (int shard = 0; shard < TestCluster.SHARDS; shard++) {
+        TestCluster.onShard(shard, "SELECT id FROM fw_ai").forEach(id -> stored.add(Long.valueOf(id)));
+      }
+      assertEquals(new HashSet<>(ids), new HashSet<>(stored), "the returned keys are the stored ids");
     }
     assertEquals(ids.size(), new HashSet<>(ids).size(), "ids unique across shards: " + ids);
   }

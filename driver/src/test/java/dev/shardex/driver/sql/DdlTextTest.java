@@ -41,6 +41,17 @@ class DdlTextTest {
   }
 
   @Test
+  void aNullGivenForASequenceColumnBecomesTheRowsId() throws SQLException {
+    InsertSplitter insert = InsertSplitter.of("INSERT INTO t (id, u, note) VALUES (?, ?, 'x, y'), (NULL, ?, f(1, 2))");
+    ShardSql second = insert.rewrite(new int[] {1}, "id", new long[] {5, 6}, 0);
+    assertEquals("INSERT INTO t (id, u, note) VALUES (6, ?, f(1, 2))", second.text());
+    org.junit.jupiter.api.Assertions.assertArrayEquals(new int[] {2}, second.params());
+    ShardSql both = insert.rewrite(null, "id", new long[] {5, 6}, 0);
+    assertEquals("INSERT INTO t (id, u, note) VALUES (5, ?, 'x, y'), (6, ?, f(1, 2))", both.text());
+    org.junit.jupiter.api.Assertions.assertArrayEquals(new int[] {1, 2}, both.params());
+  }
+
+  @Test
   void preparedSessionValuesAreWrittenInAsLiterals() throws SQLException {
     assertEquals("SET a=0, b=1, c='x', d=NULL, e=2.50",
         ParameterInliner.inline("SET a=?, b=?, c=?, d=?, e=?", new Object[] {0, true, "x", null, new java.math.BigDecimal("2.50")},
