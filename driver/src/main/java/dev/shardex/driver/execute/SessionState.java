@@ -16,6 +16,8 @@ public final class SessionState {
   Integer isolation;
   boolean readOnly;
   String catalog;
+  int networkTimeout;
+  java.util.concurrent.Executor networkTimeoutExecutor;
   final List<String> sets = new ArrayList<>();
 
   public boolean autoCommit() {
@@ -32,6 +34,11 @@ public final class SessionState {
 
   public String catalog() {
     return catalog;
+  }
+
+  /** Milliseconds a shard connection waits for the database (Connection.setNetworkTimeout); 0 for none. */
+  public int networkTimeout() {
+    return networkTimeout;
   }
 
   boolean sticky() {
@@ -52,12 +59,19 @@ public final class SessionState {
     if (catalog != null) {
       c.setCatalog(catalog);
     }
+    applyNetworkTimeout(c);
     if (!sets.isEmpty()) {
       try (Statement s = c.createStatement()) {
         for (String set : sets) {
           s.execute(set);
         }
       }
+    }
+  }
+
+  void applyNetworkTimeout(Connection c) throws SQLException {
+    if (networkTimeout > 0) {
+      c.setNetworkTimeout(networkTimeoutExecutor, networkTimeout);
     }
   }
 }

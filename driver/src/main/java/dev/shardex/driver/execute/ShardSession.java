@@ -109,8 +109,11 @@ public final class ShardSession implements ShardAccess {
       boolean xa = pin && !state.autoCommit && mode == TransactionMode.XA;
       if (mayPin) {
         state.applyTo(c, xa);
-      } else if (state.catalog != null) {
-        c.setCatalog(state.catalog);
+      } else {
+        if (state.catalog != null) {
+          c.setCatalog(state.catalog);
+        }
+        state.applyNetworkTimeout(c);
       }
       if (xa) {
         if (gtrid == null) {
@@ -168,6 +171,22 @@ public final class ShardSession implements ShardAccess {
   public void setCatalog(String catalog) throws SQLException {
     state.catalog = catalog;
     forEachPinned(c -> c.setCatalog(catalog));
+  }
+
+  /** Connection.setNetworkTimeout: applied to the pinned connections and to every one borrowed later. */
+  public void setNetworkTimeout(java.util.concurrent.Executor executor, int milliseconds) throws SQLException {
+    // Set at once on each shard connection (not through the caller's executor): the next statement must see it.
+    java.util.concurrent.Executor now = Runnable::run;
+    state.networkTimeout = milliseconds;
+    state.networkTimeoutExecutor = now;
+    for (Connection c : pinned.values()) {
+      try {
+        c.setNetworkTimeout(now, milliseconds);
+      } catch (SQLException ignored) {
+        // a broken shard connection fails its next statement, naming the shard; a pool's timeout
+        // check on the logical connection must not call the whole connection dead for it
+      }
+    }
   }
 
   /** Records a SET statement and runs it on every pinned connection. */

@@ -49,6 +49,15 @@ public final class Parameters {
     return values;
   }
 
+  /** Which parameters (0-based) have been set. */
+  boolean[] bound() {
+    boolean[] set = new boolean[binders.length];
+    for (int i = 0; i < binders.length; i++) {
+      set[i] = binders[i] != null;
+    }
+    return set;
+  }
+
   void clear() {
     Arrays.fill(values, null);
     Arrays.fill(binders, null);

@@ -93,7 +93,12 @@ public final class ShardexConnection extends UnsupportedConnection {
             return new MergedQuery(cluster, session).run(plan, values, merge, owner);
           }
           if (plan.fanout() != Fanout.DDL) {
-            Outcome out = PlanExecutor.execute(plan, session, call, keys, owner, t.type().name(), cluster.fanout());
+            SplitInsertKeys split = keys && plan.rows() != null && plan.fill() == null ? new SplitInsertKeys(plan) : null;
+            Outcome out = PlanExecutor.execute(plan, session, split == null ? call : split.wrap(call), keys, owner,
+                t.type().name(), cluster.fanout());
+            if (split != null) {
+              return Outcome.count(out.updateCount(), split.inRowOrder());
+            }
             return plan.fill() != null && keys ? MergedQuery.filledKeys(out, plan.fill()) : out;
           }
           return ddl(plan, call, owner, sql, t);
@@ -104,6 +109,7 @@ public final class ShardexConnection extends UnsupportedConnection {
   }
 
   private Outcome ddl(RoutePlan plan, ShardCall call, Statement owner, String sql, RouteTemplate t) throws SQLException {
+    boolean createsNew = CreateTableEffects.createsNew(t, cluster.directory());
     Outcome out;
     try {
       out = PlanExecutor.execute(plan, session, call, false, owner, "DDL '" + abbreviate(sql) + "'", cluster.fanout());
@@ -114,12 +120,13 @@ public final class ShardexConnection extends UnsupportedConnection {
       throw e;
     }
     recordDeclaration(plan);
-    var declaration = t.hints().declaration();
-    if (plan.declare() != null && declaration != null && declaration.sequenceColumn() != null) {
-      cluster.directory().declareSequence(plan.declare().name(), declaration.sequenceColumn());
-    }
+    SQLWarning warning = CreateTableEffects.apply(cluster.directory(), plan, t, sql, createsNew);
     for (String dropped : plan.undeclare()) {
       cluster.directory().undeclare(dropped);
+    }
+    if (warning != null) {
+      warning.setNextWarning(out.warnings());
+      return new Outcome(out.resultSet(), out.updateCount(), out.generatedKeys(), warning);
     }
     return out;
   }
@@ -387,14 +394,37 @@ public final class ShardexConnection extends UnsupportedConnection {
 
   // ---- metadata and lifecycle ---------------------------------------------------------------------------
 
-  /** The metadata of one readable shard (all shards share the schema); its connection is held until close. */
+  /**
+   * The metadata of one readable shard (all shards share the schema), answering for Shardex where it
+   * speaks of the connection itself (its URL, its Connection); the shard connection is held until close.
+   */
   @Override
   public DatabaseMetaData getMetaData() throws SQLException {
     Jdbc.checkOpen(closed, "connection");
     if (metadataLease == null) {
       metadataLease = session.anyShard();
     }
-    return metadataLease.connection().getMetaData();
+    return ShardexMetaData.of(metadataLease.connection().getMetaData(), this, url);
+  }
+
+  // ---- large objects: made here, bound as values on whichever shard the statement goes to --------------
+
+  @Override
+  public java.sql.Clob createClob() throws SQLException {
+    Jdbc.checkOpen(closed, "connection");
+    return new LocalClob();
+  }
+
+  @Override
+  public java.sql.NClob createNClob() throws SQLException {
+    Jdbc.checkOpen(closed, "connection");
+    return new LocalClob();
+  }
+
+  @Override
+  public java.sql.Blob createBlob() throws SQLException {
+    Jdbc.checkOpen(closed, "connection");
+    return new LocalBlob();
   }
 
   @Override
@@ -465,13 +495,19 @@ public final class ShardexConnection extends UnsupportedConnection {
   }
 
   @Override
-  public int getNetworkTimeout() {
-    return 0;
+  public int getNetworkTimeout() throws SQLException {
+    Jdbc.checkOpen(closed, "connection");
+    return session.state().networkTimeout();
   }
 
+  /** Applies to every shard connection this connection uses, as Connector/J applies it to its socket. */
   @Override
-  public void setNetworkTimeout(java.util.concurrent.Executor executor, int milliseconds) {
-    // statements time out through setQueryTimeout; shard sockets through Connector/J options
+  public void setNetworkTimeout(java.util.concurrent.Executor executor, int milliseconds) throws SQLException {
+    Jdbc.checkOpen(closed, "connection");
+    if (milliseconds < 0) {
+      throw new SQLException("Shardex: the network timeout must be 0 or more milliseconds, not " + milliseconds, "HY024");
+    }
+    session.setNetworkTimeout(executor, milliseconds);
   }
 
   @Override

@@ -1,8 +1,10 @@
 package dev.shardex.driver.jdbc;
 
 import dev.shardex.driver.execute.ShardCall;
+import dev.shardex.driver.sql.ParameterInliner;
 import dev.shardex.driver.sql.RouteTemplate;
 import dev.shardex.driver.sql.ShardSql;
+import dev.shardex.driver.sql.StatementType;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.ResultSetMetaData;
@@ -80,7 +82,10 @@ public final class ShardexPreparedStatement extends UnsupportedPreparedStatement
       }
     };
     MergeSource merge = new MergeSource(sql, (ps, chosen) -> bound.bind(ps, chosen, template.parameterCount()));
-    return finish(connection.run(template, parameters.values(), sql, call, wantKeys, this, merge));
+    // A prepared SET is kept and replayed by the driver: its values become part of its text.
+    String text = template.type() == StatementType.SESSION && sql.indexOf('?') >= 0
+        ? ParameterInliner.inline(sql, parameters.values(), parameters.bound()) : sql;
+    return finish(connection.run(template, parameters.values(), text, call, wantKeys, this, merge));
   }
 
   @Override

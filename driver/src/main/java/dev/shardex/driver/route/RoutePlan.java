@@ -16,8 +16,15 @@ public record RoutePlan(
   /** The key's IN list split by owner: which of its {@code size} values (0-based) each shard keeps. */
   public record InSplit(String column, int size, java.util.Map<Integer, int[]> keep) {}
 
-  /** A sequence-filled column an INSERT omitted: the column and each row's new id. */
-  public record Fill(String column, long[] ids) {}
+  /**
+   * A sequence-filled column: the column and each row's new id. {@code replaceAt} is -1 when the
+   * INSERT omitted the column (it is added), else the position of the NULL it gave (replaced).
+   */
+  public record Fill(String column, long[] ids, int replaceAt) {
+    public Fill(String column, long[] ids) {
+      this(column, ids, -1);
+    }
+  }
 
   public RoutePlan(Fanout fanout, List<Integer> shards, boolean write, TableDef declare, List<String> undeclare) {
     this(fanout, shards, write, declare, undeclare, List.of(), null, null, null);
@@ -39,7 +46,7 @@ public record RoutePlan(
       return dev.shardex.driver.sql.ShardSql.whole(sql);
     }
     return dev.shardex.driver.sql.InsertSplitter.of(sql).rewrite(share, fill == null ? null : fill.column(),
-        fill == null ? null : fill.ids());
+        fill == null ? null : fill.ids(), fill == null ? -1 : fill.replaceAt());
   }
 
   /** A multi-row INSERT split by owner: each shard gets only its rows (0-based, ascending). */

@@ -165,25 +165,39 @@ public final class Router {
   // ---- INSERT / REPLACE -----------------------------------------------------------------------------
 
   private static RoutePlan insert(RouteTemplate t, Object[] values, RouteContext ctx) throws SQLException {
-    RoutePlan.Fill fill = fill(t, ctx);
+    RoutePlan.Fill fill = fill(t, values, ctx);
     RoutePlan plan = insertRoute(t, values, ctx, fill);
     return fill == null ? plan : plan.withFill(fill);
   }
 
   /**
-   * The ids a sequence-filled column gets when the INSERT omits it (one per row, from this
+   * The ids a sequence-filled column gets when the INSERT omits it or gives NULL (one per row, from this
    * instance's block), or null. EXPLAIN ROUTE shows ids too: the block they came from is spent.
    */
-  private static RoutePlan.Fill fill(RouteTemplate t, RouteContext ctx) throws SQLException {
+  private static RoutePlan.Fill fill(RouteTemplate t, Object[] values, RouteContext ctx) throws SQLException {
     if (t.targetTable() == null || t.insertSelect() || t.insertColumns().isEmpty() || t.insertRows().isEmpty()) {
       return null;
     }
     String column = ctx.directory().sequenceColumn(t.targetTable().name());
-    if (column == null || t.insertColumns().contains(column)) {
+    int at = column == null ? -1 : t.insertColumns().indexOf(column);
+    if (column == null || (at >= 0 && !allNull(t.insertRows(), at, values))) {
       return null;
     }
     String sequence = t.targetTable().name() + "." + column;
-    return new RoutePlan.Fill(column, ctx.directory().nextIds(sequence, t.insertRows().size(), ctx.sequenceBlock()));
+    return new RoutePlan.Fill(column, ctx.directory().nextIds(sequence, t.insertRows().size(), ctx.sequenceBlock()), at);
+  }
+
+  /** Whether every row gives NULL at this position: as for AUTO_INCREMENT, NULL asks for the next id. */
+  private static boolean allNull(List<List<ValueSource>> rows, int at, Object[] values) {
+    for (List<ValueSource> row : rows) {
+      ValueSource v = at < row.size() ? row.get(at) : null;
+      boolean isNull = v instanceof ValueSource.Literal l ? l.value() == null
+          : v instanceof ValueSource.Param p && p.index() < values.length && values[p.index()] == null;
+      if (!isNull) {
+        return false;
+      }
+    }
+    return true;
   }
 
   private static RoutePlan insertRoute(RouteTemplate t, Object[] values, RouteContext ctx, RoutePlan.Fill fill)

@@ -36,7 +36,14 @@ public final class Analyzer {
       return RouteTemplate.simple(StatementType.TRANSACTION, 0, hints, null);
     }
     if (DDL.contains(keyword)) {
-      return RouteTemplate.simple(StatementType.DDL, 0, hints, Ddl.of(sql));
+      Ddl ddl = Ddl.of(sql);
+      if (ddl.verb() == Ddl.Verb.CREATE_TABLE && hints.declaration() == null) {
+        Hints.Declaration own = Hints.fromTableComment(sql); // COMMENT='shardex:...' survives tools that strip comments
+        if (own != null) {
+          hints = new Hints(hints.key(), hints.shard(), own);
+        }
+      }
+      return RouteTemplate.simple(StatementType.DDL, 0, hints, ddl);
     }
     if (keyword.equals("EXPLAIN") && isExplainRoute(sql)) {
       return RouteTemplate.simple(StatementType.EXPLAIN_ROUTE, 0, hints, null);

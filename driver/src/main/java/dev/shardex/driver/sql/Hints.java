@@ -43,15 +43,38 @@ public record Hints(String key, Integer shard, Declaration declaration) {
       int close = sql.indexOf("*/", open);
       String body = sql.substring(open + 2, close < 0 ? sql.length() : close).trim();
       if (body.startsWith(PREFIX)) {
-        for (String token : body.substring(PREFIX.length()).trim().split("\\s+")) {
-          int eq = token.indexOf('=');
-          attrs.put(eq < 0 ? token.toLowerCase(Locale.ROOT) : token.substring(0, eq).toLowerCase(Locale.ROOT),
-              eq < 0 ? "" : token.substring(eq + 1));
-        }
+        attributes(body.substring(PREFIX.length()), attrs);
       }
       i = close < 0 ? sql.length() : close + 2;
     }
     return attrs.isEmpty() ? NONE : fromAttributes(attrs, sql);
+  }
+
+  /**
+   * The declaration in a CREATE TABLE's own {@code COMMENT='shardex:sharded key=user_id'} option,
+   * or null: unlike a leading comment, no tool strips it, and the table keeps it on every shard.
+   */
+  public static Declaration fromTableComment(String sql) throws SQLException {
+    String comment = TableComment.of(sql);
+    if (comment == null || !comment.strip().startsWith(PREFIX)) {
+      return null;
+    }
+    Map<String, String> attrs = attributes(comment.strip().substring(PREFIX.length()), new LinkedHashMap<>());
+    Hints h = fromAttributes(attrs, sql);
+    if (h.declaration() == null) {
+      throw ShardexError.BAD_DECLARATION.exception("COMMENT='" + comment + "'",
+          "a table comment declares one of sharded key=COLUMN, global, single [shard=N]");
+    }
+    return h.declaration();
+  }
+
+  private static Map<String, String> attributes(String body, Map<String, String> attrs) {
+    for (String token : body.trim().split("\\s+")) {
+      int eq = token.indexOf('=');
+      attrs.put(eq < 0 ? token.toLowerCase(Locale.ROOT) : token.substring(0, eq).toLowerCase(Locale.ROOT),
+          eq < 0 ? "" : token.substring(eq + 1));
+    }
+    return attrs;
   }
 
   private static Hints fromAttributes(Map<String, String> attrs, String sql) throws SQLException {

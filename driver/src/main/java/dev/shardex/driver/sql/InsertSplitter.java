@@ -65,13 +65,82 @@ public final class InsertSplitter {
    * that column added to the column list with {@code ids[r]} appended to row r.
    */
   public ShardSql rewrite(int[] keep, String column, long[] ids) {
+    return rewrite(keep, column, ids, -1);
+  }
+
+  /** As above; with {@code replaceAt >= 0} the column is already listed and row r's value there becomes {@code ids[r]}. */
+  public ShardSql rewrite(int[] keep, String column, long[] ids, int replaceAt) {
     if (keep == null) {
       keep = java.util.stream.IntStream.range(0, rows.size()).toArray();
+    }
+    if (column != null && replaceAt >= 0) {
+      return withValues(keep, replaceAt, ids);
     }
     if (column != null) {
       return withColumn(keep, column, ids);
     }
     return share(keep);
+  }
+
+  /** The kept rows with the value at {@code at} (a NULL or a ? bound to NULL) replaced by the row's id. */
+  private ShardSql withValues(int[] keep, int at, long[] ids) {
+    StringBuilder text = new StringBuilder(sql.length());
+    List<Integer> params = new ArrayList<>();
+    int paramAt = appendCounting(text, 0, prefixEnd, 0, params, true);
+    int k = 0;
+    for (int r = 0; r < rows.size(); r++) {
+      int[] span = rows.get(r);
+      boolean kept = k < keep.length && keep[k] == r;
+      if (kept) {
+        text.append(k++ == 0 ? " (" : ", (");
+      }
+      List<int[]> items = items(span);
+      for (int v = 0; v < items.size(); v++) {
+        int[] item = items.get(v);
+        if (kept && v > 0) {
+          text.append(',');
+        }
+        paramAt = appendCounting(text, item[0], item[1], paramAt, params, kept && v != at);
+        if (kept && v == at) {
+          text.append(v == 0 ? "" : " ").append(ids[r]);
+        }
+      }
+      if (kept) {
+        text.append(')');
+      }
+    }
+    appendCounting(text, suffixStart, sql.length(), paramAt, params, true);
+    return new ShardSql(text.toString(), params.stream().mapToInt(Integer::intValue).toArray());
+  }
+
+  /** The spans of a row's values: between its parentheses, split at its top-level commas. */
+  private List<int[]> items(int[] span) {
+    List<int[]> out = new ArrayList<>();
+    int depth = 0;
+    int start = span[0] + 1;
+    int i = start;
+    while (i < span[1] - 1) {
+      char c = sql.charAt(i);
+      int end = SqlLexer.commentEnd(sql, i);
+      if (end == i && (c == '\'' || c == '"' || c == '`')) {
+        end = SqlLexer.quotedEnd(sql, i, c);
+      }
+      if (end > i) {
+        i = end;
+        continue;
+      }
+      if (c == '(') {
+        depth++;
+      } else if (c == ')') {
+        depth--;
+      } else if (c == ',' && depth == 0) {
+        out.add(new int[] {start, i});
+        start = i + 1;
+      }
+      i++;
+    }
+    out.add(new int[] {start, span[1] - 1});
+    return out;
   }
 
   private ShardSql withColumn(int[] keep, String column, long[] ids) {

@@ -218,6 +218,12 @@ final class TemplateBuilder {
       scan(select.getLimit().getRowCount(), scope);
       scan(select.getLimit().getOffset(), scope);
     }
+    if (select.getOffset() != null) {
+      scan(select.getOffset().getOffset(), scope); // LIMIT ? OFFSET ?: the offset is its own clause
+    }
+    if (select.getFetch() != null) {
+      scan(select.getFetch().getExpression(), scope);
+    }
   }
 
   private void walkPlain(PlainSelect plain, int scope) {
@@ -328,6 +334,15 @@ final class TemplateBuilder {
       conjuncts(and.getRightExpression(), scope);
     } else if (e instanceof ParenthesedExpressionList<?> p && p.size() == 1) {
       conjuncts(p.get(0), scope);
+    } else if (e instanceof EqualsTo eq && eq.getLeftExpression() instanceof ParenthesedExpressionList<?> l
+        && eq.getRightExpression() instanceof ParenthesedExpressionList<?> r && l.size() == r.size() && l.size() > 1) {
+      // (a, b) = (?, ?): the same as a = ? AND b = ?
+      for (int i = 0; i < l.size(); i++) {
+        conjuncts(new EqualsTo(l.get(i), r.get(i)), scope);
+      }
+    } else if (e instanceof InExpression in && !in.isNot() && in.getLeftExpression() instanceof ParenthesedExpressionList<?> l
+        && l.size() > 1 && in.getRightExpression() instanceof ExpressionList<?> rows) {
+      rowValueIn(l, rows, scope);
     } else if (e instanceof EqualsTo eq) {
       Expression l = eq.getLeftExpression();
       Expression r = eq.getRightExpression();
@@ -349,6 +364,29 @@ final class TemplateBuilder {
       walked.add(sub);
       walkSelect(sub.getSelect(), subScope);
       links.add(new ColumnLink(ref(c, scope), ref(ic, subScope)));
+    }
+  }
+
+  /**
+   * {@code (a, b) IN ((?, ?), (?, ?))}, as Hibernate sends composite ids: each column of the row
+   * takes the values at its position, so a key among them routes as {@code key IN (...)}.
+   */
+  private void rowValueIn(ExpressionList<?> columns, ExpressionList<?> rows, int scope) {
+    List<ExpressionList<?>> tuples = new ArrayList<>();
+    for (Expression row : rows) {
+      if (!(row instanceof ParenthesedExpressionList<?> tuple) || tuple.size() != columns.size()) {
+        return;
+      }
+      tuples.add(tuple);
+    }
+    for (int i = 0; i < columns.size(); i++) {
+      if (columns.get(i) instanceof Column c) {
+        List<Expression> values = new ArrayList<>(tuples.size());
+        for (ExpressionList<?> tuple : tuples) {
+          values.add(tuple.get(i));
+        }
+        keyPredicate(c, values, scope);
+      }
     }
   }
 
