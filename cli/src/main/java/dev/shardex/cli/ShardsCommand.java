@@ -1,0 +1,131 @@
+package dev.shardex.cli;
+
+import dev.shardex.directory.Redact;
+import dev.shardex.directory.Shard;
+import dev.shardex.directory.ShardStatus;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+
+@Command(name = "shards", description = "The shard catalog.",
+    subcommands = {ShardsCommand.Add.class, ShardsCommand.ListShards.class, ShardsCommand.SetStatus.class,
+        ShardsCommand.SetWeight.class, ShardsCommand.Remove.class})
+final class ShardsCommand extends CliCommand.Group {
+
+  static Map<String, Object> json(Shard s) {
+    return Json.obj("id", s.id(), "url", s.url(), "status", s.status().name(), "weight", s.weight(), "keys", s.keyCount());
+  }
+
+  @Command(name = "add", description = "Add (or update) a shard. The URL must not hold a password: shard credentials come from "
+      + "the driver's user/password (or shard.N.user/password) and, here, from --shard-user/--shard-password.")
+  static final class Add extends CliCommand {
+    @Parameters(index = "0", paramLabel = "ID", description = "Shard id (an integer, stable forever).")
+    int id;
+
+    @Parameters(index = "1", paramLabel = "URL", description = "The shard's JDBC URL, e.g. jdbc:mysql://db3:3306/app")
+    String url;
+
+    @Option(names = "--weight", defaultValue = "1", description = "Share of keys relative to the others (default: ${DEFAULT-VALUE}).")
+    double weight;
+
+    @Override
+    public Integer call() throws Exception {
+      if (!Redact.url(url).equals(url)) {
+        throw usage("the shard URL holds a password; the directory never stores one: drop it from the URL and give "
+            + "--shard-password (or the driver's password) instead");
+      }
+      if (!url.startsWith("jdbc:")) {
+        throw usage("the shard URL must be a JDBC URL (jdbc:mysql://HOST:PORT/DB), not " + url);
+      }
+      try (CliSession s = session()) {
+        s.store().addShard(id, url, weight);
+        String reachable;
+        try (Connection c = s.shards().connect(id)) {
+          reachable = "reachable";
+        } catch (SQLException e) {
+          reachable = "unreachable";
+          out().warn("warning: shard " + id + " was added but cannot be reached now: " + e.getMessage());
+        }
+        String state = reachable;
+        out().result(Json.obj("id", id, "url", url, "weight", weight, "reachable", reachable.equals("reachable")),
+            () -> out().line("Added shard " + id + " (" + url + ", weight " + weight + "), " + state));
+      }
+      return ShardexCli.OK;
+    }
+  }
+
+  @Command(name = "list", description = "List the shards with their status, weight and number of keys.")
+  static final class ListShards extends CliCommand {
+    @Override
+    public Integer call() throws Exception {
+      try (CliSession s = session()) {
+        List<Shard> shards = s.store().shards();
+        List<List<Object>> rows = new ArrayList<>();
+        shards.forEach(x -> rows.add(List.of(x.id(), x.status(), x.weight(), x.keyCount(), x.url())));
+        out().result(shards.stream().map(ShardsCommand::json).toList(),
+            () -> out().table(List.of("ID", "STATUS", "WEIGHT", "KEYS", "URL"), rows));
+      }
+      return ShardexCli.OK;
+    }
+  }
+
+  @Command(name = "set-status", description = "ONLINE takes reads and writes, READ_ONLY refuses writes, OFFLINE refuses "
+      + "everything; every driver applies the change within its poll interval.")
+  static final class SetStatus extends CliCommand {
+    @Parameters(index = "0", paramLabel = "ID")
+    int id;
+
+    @Parameters(index = "1", paramLabel = "STATUS", description = "ONLINE, READ_ONLY or OFFLINE")
+    ShardStatus status;
+
+    @Override
+    public Integer call() throws Exception {
+      try (CliSession s = session()) {
+        s.store().setShardStatus(id, status);
+        out().result(Json.obj("id", id, "status", status.name()), () -> out().line("Shard " + id + " is now " + status));
+      }
+      return ShardexCli.OK;
+    }
+  }
+
+  @Command(name = "set-weight", description = "Change a shard's weight (new keys and rebalance follow it; 0 drains it).")
+  static final class SetWeight extends CliCommand {
+    @Parameters(index = "0", paramLabel = "ID")
+    int id;
+
+    @Parameters(index = "1", paramLabel = "WEIGHT")
+    double weight;
+
+    @Override
+    public Integer call() throws Exception {
+      if (weight < 0) {
+        throw usage("a weight cannot be negative");
+      }
+      try (CliSession s = session()) {
+        s.store().setShardWeight(id, weight);
+        out().result(Json.obj("id", id, "weight", weight), () -> out().line("Shard " + id + " now has weight " + weight));
+      }
+      return ShardexCli.OK;
+    }
+  }
+
+  @Command(name = "remove", description = "Remove a shard from the catalog; refused while it holds any key or SINGLE table.")
+  static final class Remove extends CliCommand {
+    @Parameters(index = "0", paramLabel = "ID")
+    int id;
+
+    @Override
+    public Integer call() throws Exception {
+      try (CliSession s = session()) {
+        s.store().removeShard(id);
+        out().result(Json.obj("id", id, "removed", true), () -> out().line("Removed shard " + id));
+      }
+      return ShardexCli.OK;
+    }
+  }
+}

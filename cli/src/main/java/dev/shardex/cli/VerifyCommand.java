@@ -1,0 +1,54 @@
+package dev.shardex.cli;
+
+import dev.shardex.directory.move.Verifier;
+import dev.shardex.directory.move.Verifier.Finding;
+import dev.shardex.directory.move.Verifier.Report;
+import java.util.ArrayList;
+import java.util.List;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+@Command(name = "verify", description = {"Check the shards against the directory (exit code 2 if anything is wrong).",
+    "Finds orphans (rows on a shard that does not own their key), rows whose key has no owner,",
+    "and GLOBAL tables whose copies differ between shards."})
+final class VerifyCommand extends CliCommand {
+  @Option(names = "--repair", description = "Delete orphans whose owner holds an identical copy; report the rest.")
+  boolean repair;
+
+  @Override
+  public Integer call() throws Exception {
+    try (CliSession s = session()) {
+      Report r = new Verifier(s.store(), s.shards()).verify(repair, out().progress("verifying"));
+      List<List<Object>> rows = new ArrayList<>();
+      List<Object> orphans = new ArrayList<>();
+      List<Object> unowned = new ArrayList<>();
+      for (Finding f : r.orphans()) {
+        rows.add(java.util.Arrays.asList("orphan", f.table(), f.shard(), f.key(), f.owner(), f.rows(), f.outcome()));
+        orphans.add(json(f));
+      }
+      for (Finding f : r.unowned()) {
+        rows.add(java.util.Arrays.asList("unowned", f.table(), f.shard(), f.key(), null, f.rows(), f.outcome()));
+        unowned.add(json(f));
+      }
+      List<Object> globals = new ArrayList<>();
+      r.globals().forEach(g -> {
+        rows.add(java.util.Arrays.asList("global", g.table(), g.shardsByChecksum().values(), null, null, null, "copies differ: "
+            + g.shardsByChecksum()));
+        globals.add(Json.obj("table", g.table(), "shardsByChecksum", g.shardsByChecksum()));
+      });
+      out().result(Json.obj("clean", r.clean(), "orphans", orphans, "unowned", unowned, "globals", globals, "repaired", r.repaired()), () -> {
+        if (!rows.isEmpty()) {
+          out().table(List.of("PROBLEM", "TABLE", "SHARD", "KEY", "OWNER", "ROWS", "DETAIL"), rows);
+        }
+        out().line(r.orphans().size() + " orphan(s)" + (repair ? " (" + r.repaired() + " repaired)" : "") + ", "
+            + r.unowned().size() + " unowned, " + r.globals().size() + " GLOBAL table(s) differing"
+            + (r.clean() ? ": OK" : ""));
+      });
+      return r.clean() ? ShardexCli.OK : ShardexCli.REFUSED;
+    }
+  }
+
+  private static Object json(Finding f) {
+    return Json.obj("table", f.table(), "shard", f.shard(), "key", f.key(), "owner", f.owner(), "rows", f.rows(), "outcome", f.outcome());
+  }
+}
