@@ -170,7 +170,7 @@ public final class Stats {
     return out;
   }
 
-  static final String HOURLY = "SELECT hour, count FROM plays_by_hour WHERE owner_id = ? AND track_id = ? "
+  public static final String HOURLY = "SELECT hour, count FROM plays_by_hour WHERE owner_id = ? AND track_id = ? "
       + "AND hour >= ? AND hour < ? ORDER BY hour";
 
   /** A track's plays per country for days in [from, to] (null: all time). */
@@ -203,25 +203,6 @@ public final class Stats {
       try (ResultSet rs = ps.executeQuery()) {
         while (rs.next()) {
           out.put(rs.getString(1), rs.getLong(2));
-        }
-      }
-    }
-    return out;
-  }
-
-  /** MySQL's EXPLAIN of the time-series query, as "column=value" pairs of its first row. */
-  public Map<String, String> explainHourly(long owner, long track, LocalDateTime from, LocalDateTime to) throws SQLException {
-    Map<String, String> out = new LinkedHashMap<>();
-    try (PreparedStatement ps = c.prepareStatement("EXPLAIN " + HOURLY)) {
-      ps.setLong(1, owner);
-      ps.setLong(2, track);
-      ps.setTimestamp(3, Timestamp.valueOf(from));
-      ps.setTimestamp(4, Timestamp.valueOf(to));
-      try (ResultSet rs = ps.executeQuery()) {
-        if (rs.next()) {
-          for (int i = 1; i <= rs.getMetaData().getColumnCount(); i++) {
-            out.put(rs.getMetaData().getColumnLabel(i), rs.getString(i));
-          }
         }
       }
     }
