@@ -2,6 +2,7 @@ package dev.shardex.driver;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.shardex.directory.KeySpace;
@@ -38,6 +39,36 @@ class MultiStatementTest {
       }
       assertFalse(s.getMoreResults());
       assertEquals(-1, s.getUpdateCount());
+    }
+  }
+
+  @Test
+  void aWholeTransactionOnOneShardGoesAsOneRoundTripAndAFailedPartRollsItBack() throws Exception {
+    TestCluster.run("/* shardex:sharded key=user_id */ CREATE TABLE IF NOT EXISTS ms_tx (user_id BIGINT, k INT, "
+        + "PRIMARY KEY (user_id, k))", "DELETE FROM ms_tx WHERE user_id = 81003");
+    try (Connection c = TestCluster.connect(); Statement s = c.createStatement()) {
+      var metrics = TestCluster.cluster(c).metrics();
+      long before = metrics.roundTrips();
+      s.execute("START TRANSACTION; INSERT INTO ms_tx (user_id, k) VALUES (81003, 1); "
+          + "UPDATE ms_tx SET k = k + ROW_COUNT() WHERE user_id = 81003; COMMIT");
+      assertEquals(before + 1, metrics.roundTrips(), "BEGIN, two statements and COMMIT in one round trip");
+      assertTrue(c.getAutoCommit(), "the logical connection stays in autocommit");
+      assertEquals(java.util.List.of("2"), TestCluster.onShard(shardOf(c, 81003), "SELECT k FROM ms_tx WHERE user_id = 81003"));
+      // the second INSERT collides: the server stops there, and the first INSERT must not survive
+      assertThrows(java.sql.SQLException.class, () -> s.execute("START TRANSACTION; "
+          + "INSERT INTO ms_tx (user_id, k) VALUES (81003, 5); INSERT INTO ms_tx (user_id, k) VALUES (81003, 2); COMMIT"));
+      // the pooled connection comes back; a START TRANSACTION there would commit anything left open
+      s.execute("START TRANSACTION; UPDATE ms_tx SET k = k WHERE user_id = 81003; COMMIT");
+      assertEquals(java.util.List.of("2"), TestCluster.onShard(shardOf(c, 81003), "SELECT k FROM ms_tx WHERE user_id = 81003"),
+          "the failed text left nothing behind");
+    }
+  }
+
+  private static int shardOf(Connection c, long user) throws Exception {
+    try (Statement s = c.createStatement();
+        ResultSet rs = s.executeQuery("EXPLAIN ROUTE SELECT * FROM ms_tx WHERE user_id = " + user)) {
+      rs.next();
+      return rs.getInt(1);
     }
   }
 

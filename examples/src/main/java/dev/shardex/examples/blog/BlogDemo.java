@@ -43,6 +43,7 @@ public final class BlogDemo {
       printPlacement(c);
       printRowsPerShard(c);
       printTimeline(blog, 1_003);
+      printListCache(c);
       printRejected(c);
     }
     System.out.printf("%nDone in %d ms.%n", (System.nanoTime() - started) / 1_000_000);
@@ -96,6 +97,35 @@ public final class BlogDemo {
     for (String line : blog.timeline(author)) {
       System.out.println("  " + line);
     }
+  }
+
+  /**
+   * Netlog's list cache over a scripted session: mostly page views (first pages most often), some
+   * new posts; every new post bumps its author's revision, so no page is ever stale.
+   */
+  static PostLists scriptedSession(Connection c, long firstAuthor, int actions, long seed) throws SQLException {
+    PostLists lists = new PostLists(c);
+    java.util.Random r = new java.util.Random(seed);
+    for (int i = 0; i < actions; i++) {
+      int a = r.nextInt(AUTHORS.size());
+      long author = firstAuthor + a;
+      if (r.nextInt(10) == 0) {
+        lists.publish(author, "Post " + i + " by " + AUTHORS.get(a), "...");
+      } else {
+        lists.page(author, r.nextInt(4) == 0 ? 1 : 0, 10);
+      }
+    }
+    return lists;
+  }
+
+  private static void printListCache(Connection c) throws SQLException {
+    int actions = 600;
+    PostLists lists = scriptedSession(c, 1_000, actions, 7);
+    System.out.println();
+    System.out.println("Netlog's two-step reads (list query for a window of " + PostLists.WINDOW
+        + " ids, cached by author + revision; details query by ids):");
+    System.out.printf(java.util.Locale.ROOT, "  %d actions (page views and new posts): %d list lookups, %d reached the database, hit rate %.1f%%%n",
+        actions, lists.requests(), lists.listQueries(), lists.hitRate() * 100);
   }
 
   private static void printRejected(Connection c) {

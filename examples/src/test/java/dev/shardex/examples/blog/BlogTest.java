@@ -157,4 +157,34 @@ class BlogTest {
         timeline, out);
     assertTrue(out.contains("Done in "), out);
   }
+
+  @Test
+  void listCache_servesPagesFromAWindow_andANewPostIsSeenAtOnce() throws Exception {
+    try (Connection c = DriverManager.getConnection(URL)) {
+      new Blog(c).createSchema();
+      PostLists lists = new PostLists(c);
+      long author = 5_900;
+      try (PreparedStatement ps = c.prepareStatement("DELETE FROM posts WHERE author_id = ?")) {
+        ps.setLong(1, author);
+        ps.executeUpdate();
+      }
+      for (int i = 0; i < 130; i++) {
+        lists.publish(author, "p" + i, "body");
+      }
+      for (int page = 0; page < 13; page++) {
+        assertEquals(lists.pageUncached(author, page, 10), lists.page(author, page, 10), "page " + page);
+      }
+      assertEquals(2, lists.listQueries(), "pages 0-9 come from the first window of 100, 10-12 from the second");
+      assertEquals("p129", lists.page(author, 0, 10).get(0).title());
+      long queries = lists.listQueries();
+      lists.publish(author, "fresh", "body");
+      assertEquals("fresh", lists.page(author, 0, 10).get(0).title(), "the revision bump makes the new post visible at once");
+      assertEquals(queries + 1, lists.listQueries());
+    }
+    try (Connection c = DriverManager.getConnection(URL)) {
+      PostLists session = BlogDemo.scriptedSession(c, 6_000, 300, 3);
+      assertTrue(session.hitRate() > 0.5, "most page views are served from the list cache: " + session.hitRate());
+      assertEquals(session.requests() - Math.round(session.hitRate() * session.requests()), session.listQueries());
+    }
+  }
 }
