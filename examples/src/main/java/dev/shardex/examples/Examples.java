@@ -4,7 +4,7 @@ import java.util.Arrays;
 
 /**
  * Runs one example by name ({@code -Dexample=NAME} with the demo profile): blog, graph, stats,
- * timeline. Each is an ordinary JDBC application; only its URL names Shardex.
+ * timeline, friendfeed. Each is an ordinary JDBC application; only its URL names Shardex.
  */
 public final class Examples {
   private Examples() {}
@@ -17,8 +17,9 @@ public final class Examples {
       case "graph" -> dev.shardex.examples.graph.GraphDemo.main(rest);
       case "stats" -> dev.shardex.examples.stats.StatsDemo.main(rest);
       case "timeline" -> dev.shardex.examples.timeline.TimelineDemo.main(rest);
+      case "friendfeed" -> dev.shardex.examples.friendfeed.FriendFeedDemo.main(rest);
       default -> {
-        System.err.println("unknown example '" + name + "': use blog, graph, stats or timeline");
+        System.err.println("unknown example '" + name + "': use blog, graph, stats, timeline or friendfeed");
         System.exit(1);
       }
     }
