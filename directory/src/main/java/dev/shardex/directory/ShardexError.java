@@ -1,12 +1,6 @@
 package dev.shardex.directory;
 
-import java.sql.SQLDataException;
 import java.sql.SQLException;
-import java.sql.SQLFeatureNotSupportedException;
-import java.sql.SQLNonTransientConnectionException;
-import java.sql.SQLSyntaxErrorException;
-import java.sql.SQLTransientConnectionException;
-import java.sql.SQLTransientException;
 
 /**
  * Every error Shardex raises, with a stable id, an SQLState and a message that says what happened,
@@ -22,28 +16,31 @@ public enum ShardexError {
   PARSE("SHX1101", "42000", "cannot parse the statement (%s); rewrite it, or send it to one shard with a hint /* shardex:shard=N */ and shardex.hints=true"),
   BAD_HINT("SHX1102", "42000", "bad hint %s: %s"),
   BAD_DECLARATION("SHX1103", "42000", "bad declaration %s: %s"),
-  // 0A: routing rules a statement breaks
-  NO_KEY_WRITE("SHX1201", "0A000", "%s on SHARDED table %s has no key: add %s = ? or %s IN (...) to its WHERE clause, or set shardex.scatterWrites=allow to run it on every shard"),
-  INSERT_NO_KEY("SHX1202", "0A000", "INSERT into SHARDED table %s does not set its key column %s: add %s to the column list"),
-  KEY_CHANGE("SHX1203", "0A000", "UPDATE of table %s sets its shard key %s to a key owned by shard %d while the row lives on shard %d: delete and re-insert the row, or move the key with 'shardex users move'"),
-  KEY_SET_WITHOUT_KEY("SHX1204", "0A000", "UPDATE of table %s sets its shard key %s without naming the current key in WHERE: add %s = ? to the WHERE clause"),
-  CROSS_KEYSPACE("SHX1205", "0A000", "statement joins %s (key space %s) and %s (key space %s): tables of different key spaces live on different shards; query them separately"),
-  JOIN_NOT_ON_KEY("SHX1206", "0A000", "statement combines SHARDED tables %s without joining them on their keys (%s) or giving each the same key: their rows may live on different shards; join on the key columns or query them separately"),
-  CROSS_SHARD("SHX1207", "0A000", "%s needs shards %s but %s; %s"),
-  INSERT_SELECT("SHX1208", "0A000", "INSERT ... SELECT into SHARDED table %s is not supported: read the rows, then insert them"),
-  UNSUPPORTED("SHX1209", "0A000", "%s is not supported: %s"),
-  MULTI_TABLE_WRITE("SHX1210", "0A000", "multi-table %s touching %s is not supported unless every SHARDED table has the same key on one shard: add the key to each table's WHERE"),
+  // 0A: routing rules a statement breaks. Not 0A000: HikariCP (and other pools) take 0A000 for a dead connection
+  // and evict it; a refused statement leaves the connection healthy, so these use the subclass S00.
+  NO_KEY_WRITE("SHX1201", "0AS00", "%s on SHARDED table %s has no key: add %s = ? or %s IN (...) to its WHERE clause, or set shardex.scatterWrites=allow to run it on every shard"),
+  INSERT_NO_KEY("SHX1202", "0AS00", "INSERT into SHARDED table %s does not set its key column %s: add %s to the column list"),
+  KEY_CHANGE("SHX1203", "0AS00", "UPDATE of table %s sets its shard key %s to a key owned by shard %d while the row lives on shard %d: delete and re-insert the row, or move the key with 'shardex users move'"),
+  KEY_SET_WITHOUT_KEY("SHX1204", "0AS00", "UPDATE of table %s sets its shard key %s without naming the current key in WHERE: add %s = ? to the WHERE clause"),
+  CROSS_KEYSPACE("SHX1205", "0AS00", "statement joins %s (key space %s) and %s (key space %s): tables of different key spaces live on different shards; query them separately"),
+  JOIN_NOT_ON_KEY("SHX1206", "0AS00", "statement combines SHARDED tables %s without joining them on their keys (%s) or giving each the same key: their rows may live on different shards; join on the key columns or query them separately"),
+  CROSS_SHARD("SHX1207", "0AS00", "%s needs shards %s but %s; %s"),
+  INSERT_SELECT("SHX1208", "0AS00", "INSERT ... SELECT into SHARDED table %s is not supported: read the rows, then insert them"),
+  UNSUPPORTED("SHX1209", "0AS00", "%s is not supported: %s"),
+  MULTI_TABLE_WRITE("SHX1210", "0AS00", "multi-table %s touching %s is not supported unless every SHARDED table has the same key on one shard: add the key to each table's WHERE"),
   // 25 / 0A: transactions
   BEST_EFFORT_PARTIAL("SHX1302", "HY000", "best_effort commit: shards %s committed, shards %s did not (%s); the transaction is now partly applied: repair the failed shards' rows or retry that part"),
-  SECOND_SHARD("SHX1301", "0A000", "transaction already runs on shard %d and this statement needs shard %s; shardex.transactions=single allows one shard per transaction: commit first, or route the statement by the same key"),
-  // 08: shards and the directory
-  SHARD_UNREACHABLE("SHX1401", "08001", "shard %d (%s) is unreachable: %s; statements routed to it fail until it is back, other shards keep working"),
-  SHARD_OFFLINE("SHX1402", "08004", "shard %d is OFFLINE: statements for its keys are refused; bring it back with 'shardex shards set-status %d ONLINE'"),
+  SECOND_SHARD("SHX1301", "0AS00", "transaction already runs on shard %d and this statement needs shard %s; shardex.transactions=single allows one shard per transaction: commit first, or route the statement by the same key"),
+  // 57 (resource not available): one shard or the directory. Not class 08, which pools read as "this logical
+  // connection is dead": it is not, the other shards keep working. 57S01 is transient (retry), 57S02 needs an operator.
+  // Only a directory that cannot be reached while connecting keeps 08001: then no connection exists.
+  SHARD_UNREACHABLE("SHX1401", "57S01", "shard %d (%s) is unreachable: %s; statements routed to it fail until it is back, other shards keep working"),
+  SHARD_OFFLINE("SHX1402", "57S02", "shard %d is OFFLINE: statements for its keys are refused; bring it back with 'shardex shards set-status %d ONLINE'"),
   SHARD_READ_ONLY("SHX1403", "25006", "shard %d is READ_ONLY: writes to it are refused until 'shardex shards set-status %d ONLINE'"),
-  UNKNOWN_SHARD("SHX1404", "08004", "shard %d is not in the directory's shard catalog; 'shardex shards list' shows the shards"),
-  NO_SHARD("SHX1405", "08004", "no ONLINE shard is in the directory's shard catalog: add one with 'shardex shards add'"),
+  UNKNOWN_SHARD("SHX1404", "57S02", "shard %d is not in the directory's shard catalog; 'shardex shards list' shows the shards"),
+  NO_SHARD("SHX1405", "57S02", "no ONLINE shard is in the directory's shard catalog: add one with 'shardex shards add'"),
   DIRECTORY_UNREACHABLE("SHX1406", "08001", "the directory %s is unreachable: %s"),
-  LEASE_LAPSED("SHX1407", "08006", "write refused: this driver's directory lease lapsed (last successful poll %d ms ago, shardex.leaseMs=%d), so its cached routes may be stale; retry once the directory at %s is reachable again"),
+  LEASE_LAPSED("SHX1407", "57S01", "write refused: this driver's directory lease lapsed (last successful poll %d ms ago, shardex.leaseMs=%d), so its cached routes may be stale; retry once the directory at %s is reachable again"),
   FROZEN_TIMEOUT("SHX1408", "HYT00", "write to key %s of key space %s waited %d ms while the key is being moved (shardex.frozenWaitMs=%d); retry, or check 'shardex moves list'"),
   // HY: driver state and configuration
   BAD_OPTION("SHX1501", "HY024", "option %s has the invalid value '%s': %s"),
@@ -51,6 +48,7 @@ public enum ShardexError {
   DDL_PARTIAL("SHX1503", "HY000", "%s applied on shards %s but failed on shards %s: %s; fix the cause and re-run it with IF [NOT] EXISTS so it applies everywhere"),
   DIRECTORY_STATE("SHX1504", "HY000", "%s"),
   WRITE_PARTIAL("SHX1505", "HY000", "%s applied on shards %s but failed on shards %s: %s; outside a transaction the shards that applied it keep the change: retry the failed shards' keys"),
+  USED_AFTER_CLOSE("SHX1508", "HY010", "%s is closed: create a new one from the connection, which stays open"),
   // 55 / HY: moves and the admin CLI
   MOVE_REFUSED("SHX1601", "55000", "cannot move key %s of key space %s: %s"),
   ACK_TIMEOUT("SHX1602", "HYT00", "move %d of key %s: %d live client(s) did not apply change %d within %d ms (%s); %s"),
@@ -78,9 +76,14 @@ public enum ShardexError {
     return sqlState;
   }
 
-  /** Whether an exception is this error (by its stable id, which every message starts with). */
-  public boolean is(java.sql.SQLException e) {
-    return e.getMessage() != null && e.getMessage().startsWith("Shardex " + id + ":");
+  /** Whether an exception is this error (raised by Shardex as this entry; the text is not consulted). */
+  public boolean is(Throwable e) {
+    return of(e) == this;
+  }
+
+  /** The Shardex error an exception is, or null when Shardex did not raise it (a shard's or the JDK's). */
+  public static ShardexError of(Throwable e) {
+    return e instanceof Raised r ? r.error() : null;
   }
 
   public String message(Object... args) {
@@ -91,31 +94,21 @@ public enum ShardexError {
     return withCause(null, args);
   }
 
-  /** The exception subclass follows the SQLState class, so callers can catch by JDBC category. */
+  /**
+   * The exception subclass follows the SQLState class, so callers can catch by JDBC category. The cause is
+   * kept as the cause only, never as a next exception: pools walk that chain for SQLStates that mean a dead
+   * connection (a shard's 08S01 inside SHX1401 would make HikariCP evict a healthy logical connection).
+   */
   public SQLException withCause(Throwable cause, Object... args) {
-    String message = message(args);
-    SQLException e;
-    if (this == LEASE_LAPSED || this == SHARD_UNREACHABLE || this == DIRECTORY_UNREACHABLE) {
-      e = new SQLTransientConnectionException(message, sqlState);
-    } else if (sqlState.startsWith("08")) {
-      e = new SQLNonTransientConnectionException(message, sqlState);
-    } else if (sqlState.startsWith("0A")) {
-      e = new SQLFeatureNotSupportedException(message, sqlState);
-    } else if (sqlState.startsWith("42")) {
-      e = new SQLSyntaxErrorException(message, sqlState);
-    } else if (sqlState.startsWith("22")) {
-      e = new SQLDataException(message, sqlState);
-    } else if (sqlState.startsWith("HYT")) {
-      e = new SQLTransientException(message, sqlState);
-    } else {
-      e = new SQLException(message, sqlState);
-    }
+    SQLException e = RaisedExceptions.create(this, message(args));
     if (cause != null) {
       e.initCause(cause);
-      if (cause instanceof SQLException sql) {
-        e.setNextException(sql);
-      }
     }
     return e;
+  }
+
+  /** What every exception Shardex raises implements: its entry here, so nothing sorts errors by their text. */
+  public interface Raised {
+    ShardexError error();
   }
 }

@@ -13,9 +13,10 @@ public final class Jdbc {
         "Shardex does not implement this JDBC call yet");
   }
 
+  /** A closed connection is 08003 (a pool drops it); a closed statement or result set is HY010: its connection is fine. */
   static void checkOpen(boolean closed, String what) throws SQLException {
     if (closed) {
-      throw ShardexError.CLOSED.exception(what);
+      throw ("connection".equals(what) ? ShardexError.CLOSED : ShardexError.USED_AFTER_CLOSE).exception(what);
     }
   }
 
