@@ -48,7 +48,6 @@ public enum ShardexError {
   DDL_PARTIAL("SHX1503", "HY000", "%s applied on shards %s but failed on shards %s: %s; fix the cause and re-run it with IF [NOT] EXISTS so it applies everywhere"),
   DIRECTORY_STATE("SHX1504", "HY000", "%s"),
   WRITE_PARTIAL("SHX1505", "HY000", "%s applied on shards %s but failed on shards %s: %s; outside a transaction the shards that applied it keep the change: retry the failed shards' keys"),
-  USED_AFTER_CLOSE("SHX1508", "HY010", "%s is closed: create a new one from the connection, which stays open"),
   // 55 / HY: moves and the admin CLI
   MOVE_REFUSED("SHX1601", "55000", "cannot move key %s of key space %s: %s"),
   ACK_TIMEOUT("SHX1602", "HYT00", "move %d of key %s: %d live client(s) did not apply change %d within %d ms (%s); %s"),
@@ -56,7 +55,21 @@ public enum ShardexError {
   SOURCE_CHANGED("SHX1604", "HY000", "move %d of key %s stopped: its rows on shard %d changed after the copy (%s) by a writer outside Shardex; nothing was deleted and the key is ACTIVE on shard %d; compare the two copies, reconcile by hand, then delete the old rows ('shardex verify' lists them)"),
   MOVE_BUSY("SHX1605", "55006", "move %d is being run by another process; wait for it, or check 'shardex moves list'"),
   SHARD_NOT_EMPTY("SHX1606", "55000", "shard %d still holds %s; move them off first ('shardex users move --from %d --count N --to M', or set its weight to 0 and run 'shardex rebalance apply')"),
-  UNKNOWN_MOVE("SHX1607", "42000", "%s");
+  UNKNOWN_MOVE("SHX1607", "42000", "%s"),
+  // 07 / 24 / 3B / HY: a JDBC call the application made out of order (its connection stays healthy)
+  USED_AFTER_CLOSE("SHX1701", "HY010", "%s is closed: create a new one from the connection, which stays open"),
+  NO_RESULT_SET("SHX1702", "HY000", "the statement did not return a result set; use execute() or executeUpdate()"),
+  RESULT_SET_RETURNED("SHX1703", "HY000", "the statement returned a result set; use executeQuery() or execute()"),
+  PARAMETER_INDEX("SHX1704", "07009", "parameter index %d is out of range (they start at 1)"),
+  PARAMETER_NOT_SET("SHX1705", "07001", "parameter %d of %d is not set"),
+  NO_CURRENT_ROW("SHX1706", "24000", "no current row; call next() first"),
+  COLUMN_INDEX("SHX1707", "S1002", "column %d is out of range 1..%d"),
+  COLUMN_NOT_FOUND("SHX1708", "S0022", "column '%s' not found"),
+  NOT_A_WRAPPER("SHX1709", "HY000", "not a wrapper for %s"),
+  NEEDS_TRANSACTION("SHX1710", "3B001", "%s needs a transaction: call setAutoCommit(false) first"),
+  NO_SUCH_SAVEPOINT("SHX1711", "3B001", "savepoint %s does not exist in this transaction"),
+  BAD_URL("SHX1712", "08001", "%s"),
+  SHARD_READ_FAILED("SHX1713", "HY000", "a shard read failed: %s");
 
   private final String id;
   private final String sqlState;

@@ -107,7 +107,7 @@ class PoolEvictionTest {
         Statement closed = c.createStatement();
         closed.close();
         SQLException afterClose = assertThrows(SQLException.class, () -> closed.executeQuery("SELECT 1"));
-        assertEquals("SHX1508", idOf(afterClose));
+        assertEquals("SHX1701", idOf(afterClose));
         assertFalse(c.isClosed(), "a closed statement evicted its connection");
       }
 

@@ -2,7 +2,6 @@ package dev.shardex.directory.cli;
 
 import dev.shardex.directory.ErrorKind;
 import dev.shardex.directory.Redact;
-import dev.shardex.directory.ShardexError;
 import java.io.PrintWriter;
 import java.sql.SQLException;
 import java.util.Map;

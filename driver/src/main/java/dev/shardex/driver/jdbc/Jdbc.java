@@ -21,10 +21,10 @@ public final class Jdbc {
   }
 
   static SQLException notAQuery() {
-    return new SQLException("Shardex: the statement did not return a result set; use execute() or executeUpdate()", "HY000");
+    return ShardexError.NO_RESULT_SET.exception();
   }
 
   static SQLException notAnUpdate() {
-    return new SQLException("Shardex: the statement returned a result set; use executeQuery() or execute()", "HY000");
+    return ShardexError.RESULT_SET_RETURNED.exception();
   }
 }
