@@ -28,6 +28,7 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.slf4j.LoggerFactory;
 
 /**
  * Plain Hibernate 6 through Jakarta Persistence: persistence.xml names the URL
@@ -46,6 +47,9 @@ class HibernateShardexTest {
   static void start() {
     stderr = System.err;
     System.setErr(new PrintStream(new Tee(stderr, LOG), true, StandardCharsets.UTF_8));
+    // the capture sees what HikariCP's ProxyConnection logs (it warns once per evicted connection)
+    LoggerFactory.getLogger("com.zaxxer.hikari.pool.ProxyConnection").warn("eviction log capture is on");
+    assertTrue(LOG.toString(StandardCharsets.UTF_8).contains("eviction log capture is on"), "stderr capture works");
     emf = Persistence.createEntityManagerFactory("blog");
     inTransaction(em -> {
       em.persist(new Currency("EUR", "Euro"));
