@@ -13,6 +13,7 @@ import java.sql.SQLException;
 import java.sql.SQLFeatureNotSupportedException;
 import java.sql.SQLNonTransientConnectionException;
 import java.sql.SQLSyntaxErrorException;
+import java.sql.SQLTransactionRollbackException;
 import java.sql.SQLTransientConnectionException;
 import java.sql.SQLTransientException;
 
@@ -36,6 +37,8 @@ final class RaisedExceptions {
       return new SyntaxError(message, error);
     } else if (state.startsWith("22")) {
       return new DataError(message, error);
+    } else if (state.startsWith("40")) {
+      return new TransactionRollback(message, error);
     } else if (state.startsWith("HYT")) {
       return new Transient(message, error);
     }
@@ -102,6 +105,20 @@ final class RaisedExceptions {
     private final transient ShardexError error;
 
     DataError(String message, ShardexError error) {
+      super(message, error.sqlState());
+      this.error = error;
+    }
+
+    @Override
+    public ShardexError error() {
+      return error;
+    }
+  }
+
+  private static final class TransactionRollback extends SQLTransactionRollbackException implements Raised {
+    private final transient ShardexError error;
+
+    TransactionRollback(String message, ShardexError error) {
       super(message, error.sqlState());
       this.error = error;
     }
