@@ -33,13 +33,12 @@ public enum ShardexError {
   SECOND_SHARD("SHX1301", "0AS00", "transaction already runs on shard %d and this statement needs shard %s; shardex.transactions=single allows one shard per transaction: commit first, or route the statement by the same key"),
   // 57 (resource not available): one shard or the directory. Not class 08, which pools read as "this logical
   // connection is dead": it is not, the other shards keep working. 57S01 is transient (retry), 57S02 needs an operator.
-  // Only a directory that cannot be reached while connecting keeps 08001: then no connection exists.
   SHARD_UNREACHABLE("SHX1401", "57S01", "shard %d (%s) is unreachable: %s; statements routed to it fail until it is back, other shards keep working"),
   SHARD_OFFLINE("SHX1402", "57S02", "shard %d is OFFLINE: statements for its keys are refused; bring it back with 'shardex shards set-status %d ONLINE'"),
   SHARD_READ_ONLY("SHX1403", "25006", "shard %d is READ_ONLY: writes to it are refused until 'shardex shards set-status %d ONLINE'"),
   UNKNOWN_SHARD("SHX1404", "57S02", "shard %d is not in the directory's shard catalog; 'shardex shards list' shows the shards"),
   NO_SHARD("SHX1405", "57S02", "no ONLINE shard is in the directory's shard catalog: add one with 'shardex shards add'"),
-  DIRECTORY_UNREACHABLE("SHX1406", "08001", "the directory %s is unreachable: %s"),
+  DIRECTORY_UNREACHABLE("SHX1406", "57S01", "the directory %s is unreachable: %s"),
   LEASE_LAPSED("SHX1407", "57S01", "write refused: this driver's directory lease lapsed (last successful poll %d ms ago, shardex.leaseMs=%d), so its cached routes may be stale; retry once the directory at %s is reachable again"),
   FROZEN_TIMEOUT("SHX1408", "HYT00", "write to key %s of key space %s waited %d ms while the key is being moved (shardex.frozenWaitMs=%d); retry, or check 'shardex moves list'"),
   // HY: driver state and configuration

@@ -19,7 +19,7 @@ class ErrorKindTest {
 
   /** Errors that do mean the logical connection is not there: closed, or never opened. */
   private static final Set<ShardexError> CONNECTION_ERRORS =
-      EnumSet.of(ShardexError.CLOSED, ShardexError.DIRECTORY_UNREACHABLE, ShardexError.BAD_URL);
+      EnumSet.of(ShardexError.CLOSED, ShardexError.BAD_URL);
 
   @Test
   void noErrorOfAnOpenConnectionCarriesAStateThatMakesHikariEvict() {
@@ -53,5 +53,25 @@ class ErrorKindTest {
     assertEquals(ErrorKind.DATABASE, ErrorKind.of(new SQLIntegrityConstraintViolationException("Duplicate entry", "23000", 1062)));
     assertFalse(ErrorKind.DATABASE.unreachable());
     assertEquals(ErrorKind.UNREACHABLE, ErrorKind.of(ShardexError.LEASE_LAPSED.exception(1L, 2L, "dir")));
+  }
+
+  @Test
+  void aDirectoryThatStopsAnsweringIsShx1406NotClass08() throws Exception {
+    int port;
+    try (java.net.ServerSocket s = new java.net.ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
+      port = s.getLocalPort(); // closed again below: nothing listens there
+    }
+    com.zaxxer.hikari.HikariConfig config = new com.zaxxer.hikari.HikariConfig();
+    config.setJdbcUrl("jdbc:mysql://127.0.0.1:" + port + "/shardex_directory");
+    config.setConnectionTimeout(250);
+    config.setInitializationFailTimeout(-1);
+    try (com.zaxxer.hikari.HikariDataSource pool = new com.zaxxer.hikari.HikariDataSource(config)) {
+      DirectoryStore store = new DirectoryStore(pool);
+      SQLException e = org.junit.jupiter.api.Assertions.assertThrows(SQLException.class, () -> store.lookup("default", "7"));
+      assertSame(ShardexError.DIRECTORY_UNREACHABLE, ShardexError.of(e), e.getMessage());
+      assertEquals("57S01", e.getSQLState());
+      assertEquals(ErrorKind.UNREACHABLE, ErrorKind.of(e));
+      org.junit.jupiter.api.Assertions.assertTrue(e.getMessage().contains("127.0.0.1:" + port), e.getMessage());
+    }
   }
 }
