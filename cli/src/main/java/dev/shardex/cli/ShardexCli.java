@@ -1,7 +1,7 @@
 package dev.shardex.cli;
 
+import dev.shardex.directory.ErrorKind;
 import dev.shardex.directory.Redact;
-import dev.shardex.directory.ShardexError;
 import java.io.PrintWriter;
 import java.sql.SQLException;
 import java.util.Map;
@@ -91,10 +91,7 @@ public final class ShardexCli implements Runnable {
 
   static int exitCode(Throwable e) {
     if (e instanceof SQLException sql) {
-      // Class 08 also holds catalog answers (no such shard, shard OFFLINE): those are refusals.
-      boolean catalog = ShardexError.UNKNOWN_SHARD.is(sql) || ShardexError.NO_SHARD.is(sql) || ShardexError.SHARD_OFFLINE.is(sql);
-      String state = sql.getSQLState();
-      return state != null && state.startsWith("08") && !catalog ? UNREACHABLE : REFUSED;
+      return ErrorKind.of(sql).unreachable() ? UNREACHABLE : REFUSED;
     }
     return FAILED;
   }

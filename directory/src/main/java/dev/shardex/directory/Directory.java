@@ -95,7 +95,8 @@ public final class Directory implements AutoCloseable {
       return new Directory(new DirectoryStore(pool), options, Redact.url(jdbcUrl), pool, clientName);
     } catch (SQLException e) {
       pool.close();
-      throw ShardexError.DIRECTORY_UNREACHABLE.withCause(e, Redact.url(jdbcUrl), Redact.text(e.getMessage(), password));
+      throw ShardexError.DIRECTORY_UNREACHABLE.is(e) ? e
+          : ShardexError.DIRECTORY_UNREACHABLE.withCause(e, Redact.url(jdbcUrl), Redact.text(e.getMessage(), password));
     }
   }
 

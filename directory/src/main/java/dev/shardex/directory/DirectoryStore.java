@@ -474,7 +474,7 @@ public final class DirectoryStore {
       } catch (SQLException e) {
         boolean deadlock = "40001".equals(e.getSQLState()) || e.getErrorCode() == 1213;
         if (!deadlock || attempt >= 3) {
-          throw e;
+          throw named(e);
         }
       }
     }
@@ -506,6 +506,22 @@ public final class DirectoryStore {
         }
         return rows;
       }
+    } catch (SQLException e) {
+      throw named(e);
     }
+  }
+
+  /**
+   * A directory that cannot be reached while a statement runs (placing a new key, a sequence block, a
+   * declaration) is SHX1406, SQLState 57S01: not class 08, so a pool in front of Shardex keeps the
+   * application's connection, which works again once the directory answers.
+   */
+  private SQLException named(SQLException e) {
+    if (ErrorKind.of(e) != ErrorKind.CONNECTION_LOST) {
+      return e;
+    }
+    String where = dataSource instanceof com.zaxxer.hikari.HikariDataSource h ? Redact.url(h.getJdbcUrl()) : "database";
+    String message = e.getMessage() == null ? "no message" : e.getMessage().lines().findFirst().orElse("");
+    return ShardexError.DIRECTORY_UNREACHABLE.withCause(e, where, message);
   }
 }

@@ -1,12 +1,6 @@
 package dev.shardex.directory;
 
-import java.sql.SQLDataException;
 import java.sql.SQLException;
-import java.sql.SQLFeatureNotSupportedException;
-import java.sql.SQLNonTransientConnectionException;
-import java.sql.SQLSyntaxErrorException;
-import java.sql.SQLTransientConnectionException;
-import java.sql.SQLTransientException;
 
 /**
  * Every error Shardex raises, with a stable id, an SQLState and a message that says what happened,
@@ -22,28 +16,30 @@ public enum ShardexError {
   PARSE("SHX1101", "42000", "cannot parse the statement (%s); rewrite it, or send it to one shard with a hint /* shardex:shard=N */ and shardex.hints=true"),
   BAD_HINT("SHX1102", "42000", "bad hint %s: %s"),
   BAD_DECLARATION("SHX1103", "42000", "bad declaration %s: %s"),
-  // 0A: routing rules a statement breaks
-  NO_KEY_WRITE("SHX1201", "0A000", "%s on SHARDED table %s has no key: add %s = ? or %s IN (...) to its WHERE clause, or set shardex.scatterWrites=allow to run it on every shard"),
-  INSERT_NO_KEY("SHX1202", "0A000", "INSERT into SHARDED table %s does not set its key column %s: add %s to the column list"),
-  KEY_CHANGE("SHX1203", "0A000", "UPDATE of table %s sets its shard key %s to a key owned by shard %d while the row lives on shard %d: delete and re-insert the row, or move the key with 'shardex users move'"),
-  KEY_SET_WITHOUT_KEY("SHX1204", "0A000", "UPDATE of table %s sets its shard key %s without naming the current key in WHERE: add %s = ? to the WHERE clause"),
-  CROSS_KEYSPACE("SHX1205", "0A000", "statement joins %s (key space %s) and %s (key space %s): tables of different key spaces live on different shards; query them separately"),
-  JOIN_NOT_ON_KEY("SHX1206", "0A000", "statement combines SHARDED tables %s without joining them on their keys (%s) or giving each the same key: their rows may live on different shards; join on the key columns or query them separately"),
-  CROSS_SHARD("SHX1207", "0A000", "%s needs shards %s but %s; %s"),
-  INSERT_SELECT("SHX1208", "0A000", "INSERT ... SELECT into SHARDED table %s is not supported: read the rows, then insert them"),
-  UNSUPPORTED("SHX1209", "0A000", "%s is not supported: %s"),
-  MULTI_TABLE_WRITE("SHX1210", "0A000", "multi-table %s touching %s is not supported unless every SHARDED table has the same key on one shard: add the key to each table's WHERE"),
+  // 0A: routing rules a statement breaks. Not 0A000: HikariCP (and other pools) take 0A000 for a dead connection
+  // and evict it; a refused statement leaves the connection healthy, so these use the subclass S00.
+  NO_KEY_WRITE("SHX1201", "0AS00", "%s on SHARDED table %s has no key: add %s = ? or %s IN (...) to its WHERE clause, or set shardex.scatterWrites=allow to run it on every shard"),
+  INSERT_NO_KEY("SHX1202", "0AS00", "INSERT into SHARDED table %s does not set its key column %s: add %s to the column list"),
+  KEY_CHANGE("SHX1203", "0AS00", "UPDATE of table %s sets its shard key %s to a key owned by shard %d while the row lives on shard %d: delete and re-insert the row, or move the key with 'shardex users move'"),
+  KEY_SET_WITHOUT_KEY("SHX1204", "0AS00", "UPDATE of table %s sets its shard key %s without naming the current key in WHERE: add %s = ? to the WHERE clause"),
+  CROSS_KEYSPACE("SHX1205", "0AS00", "statement joins %s (key space %s) and %s (key space %s): tables of different key spaces live on different shards; query them separately"),
+  JOIN_NOT_ON_KEY("SHX1206", "0AS00", "statement combines SHARDED tables %s without joining them on their keys (%s) or giving each the same key: their rows may live on different shards; join on the key columns or query them separately"),
+  CROSS_SHARD("SHX1207", "0AS00", "%s needs shards %s but %s; %s"),
+  INSERT_SELECT("SHX1208", "0AS00", "INSERT ... SELECT into SHARDED table %s is not supported: read the rows, then insert them"),
+  UNSUPPORTED("SHX1209", "0AS00", "%s is not supported: %s"),
+  MULTI_TABLE_WRITE("SHX1210", "0AS00", "multi-table %s touching %s is not supported unless every SHARDED table has the same key on one shard: add the key to each table's WHERE"),
   // 25 / 0A: transactions
   BEST_EFFORT_PARTIAL("SHX1302", "HY000", "best_effort commit: shards %s committed, shards %s did not (%s); the transaction is now partly applied: repair the failed shards' rows or retry that part"),
-  SECOND_SHARD("SHX1301", "0A000", "transaction already runs on shard %d and this statement needs shard %s; shardex.transactions=single allows one shard per transaction: commit first, or route the statement by the same key"),
-  // 08: shards and the directory
-  SHARD_UNREACHABLE("SHX1401", "08001", "shard %d (%s) is unreachable: %s; statements routed to it fail until it is back, other shards keep working"),
-  SHARD_OFFLINE("SHX1402", "08004", "shard %d is OFFLINE: statements for its keys are refused; bring it back with 'shardex shards set-status %d ONLINE'"),
+  SECOND_SHARD("SHX1301", "0AS00", "transaction already runs on shard %d and this statement needs shard %s; shardex.transactions=single allows one shard per transaction: commit first, or route the statement by the same key"),
+  // 57 (resource not available): one shard or the directory. Not class 08, which pools read as "this logical
+  // connection is dead": it is not, the other shards keep working. 57S01 is transient (retry), 57S02 needs an operator.
+  SHARD_UNREACHABLE("SHX1401", "57S01", "shard %d (%s) is unreachable: %s; statements routed to it fail until it is back, other shards keep working"),
+  SHARD_OFFLINE("SHX1402", "57S02", "shard %d is OFFLINE: statements for its keys are refused; bring it back with 'shardex shards set-status %d ONLINE'"),
   SHARD_READ_ONLY("SHX1403", "25006", "shard %d is READ_ONLY: writes to it are refused until 'shardex shards set-status %d ONLINE'"),
-  UNKNOWN_SHARD("SHX1404", "08004", "shard %d is not in the directory's shard catalog; 'shardex shards list' shows the shards"),
-  NO_SHARD("SHX1405", "08004", "no ONLINE shard is in the directory's shard catalog: add one with 'shardex shards add'"),
-  DIRECTORY_UNREACHABLE("SHX1406", "08001", "the directory %s is unreachable: %s"),
-  LEASE_LAPSED("SHX1407", "08006", "write refused: this driver's directory lease lapsed (last successful poll %d ms ago, shardex.leaseMs=%d), so its cached routes may be stale; retry once the directory at %s is reachable again"),
+  UNKNOWN_SHARD("SHX1404", "57S02", "shard %d is not in the directory's shard catalog; 'shardex shards list' shows the shards"),
+  NO_SHARD("SHX1405", "57S02", "no ONLINE shard is in the directory's shard catalog: add one with 'shardex shards add'"),
+  DIRECTORY_UNREACHABLE("SHX1406", "57S01", "the directory %s is unreachable: %s"),
+  LEASE_LAPSED("SHX1407", "57S01", "write refused: this driver's directory lease lapsed (last successful poll %d ms ago, shardex.leaseMs=%d), so its cached routes may be stale; retry once the directory at %s is reachable again"),
   FROZEN_TIMEOUT("SHX1408", "HYT00", "write to key %s of key space %s waited %d ms while the key is being moved (shardex.frozenWaitMs=%d); retry, or check 'shardex moves list'"),
   ACCESS_DENIED("SHX1409", "28000", "access denied for user '%s' at the directory %s (%s): check the user and password; Shardex checks them on every connection"),
   // HY: driver state and configuration
@@ -59,7 +55,21 @@ public enum ShardexError {
   SOURCE_CHANGED("SHX1604", "HY000", "move %d of key %s stopped: its rows on shard %d changed after the copy (%s) by a writer outside Shardex; nothing was deleted and the key is ACTIVE on shard %d; compare the two copies, reconcile by hand, then delete the old rows ('shardex verify' lists them)"),
   MOVE_BUSY("SHX1605", "55006", "move %d is being run by another process; wait for it, or check 'shardex moves list'"),
   SHARD_NOT_EMPTY("SHX1606", "55000", "shard %d still holds %s; move them off first ('shardex users move --from %d --count N --to M', or set its weight to 0 and run 'shardex rebalance apply')"),
-  UNKNOWN_MOVE("SHX1607", "42000", "%s");
+  UNKNOWN_MOVE("SHX1607", "42000", "%s"),
+  // 07 / 24 / 3B / HY: a JDBC call the application made out of order (its connection stays healthy)
+  USED_AFTER_CLOSE("SHX1701", "HY010", "%s is closed: create a new one from the connection, which stays open"),
+  NO_RESULT_SET("SHX1702", "HY000", "the statement did not return a result set; use execute() or executeUpdate()"),
+  RESULT_SET_RETURNED("SHX1703", "HY000", "the statement returned a result set; use executeQuery() or execute()"),
+  PARAMETER_INDEX("SHX1704", "07009", "parameter index %d is out of range (they start at 1)"),
+  PARAMETER_NOT_SET("SHX1705", "07001", "parameter %d of %d is not set"),
+  NO_CURRENT_ROW("SHX1706", "24000", "no current row; call next() first"),
+  COLUMN_INDEX("SHX1707", "S1002", "column %d is out of range 1..%d"),
+  COLUMN_NOT_FOUND("SHX1708", "S0022", "column '%s' not found"),
+  NOT_A_WRAPPER("SHX1709", "HY000", "not a wrapper for %s"),
+  NEEDS_TRANSACTION("SHX1710", "3B001", "%s needs a transaction: call setAutoCommit(false) first"),
+  NO_SUCH_SAVEPOINT("SHX1711", "3B001", "savepoint %s does not exist in this transaction"),
+  BAD_URL("SHX1712", "08001", "%s"),
+  SHARD_READ_FAILED("SHX1713", "HY000", "a shard read failed: %s");
 
   private final String id;
   private final String sqlState;
@@ -79,9 +89,14 @@ public enum ShardexError {
     return sqlState;
   }
 
-  /** Whether an exception is this error (by its stable id, which every message starts with). */
-  public boolean is(java.sql.SQLException e) {
-    return e.getMessage() != null && e.getMessage().startsWith("Shardex " + id + ":");
+  /** Whether an exception is this error (raised by Shardex as this entry; the text is not consulted). */
+  public boolean is(Throwable e) {
+    return of(e) == this;
+  }
+
+  /** The Shardex error an exception is, or null when Shardex did not raise it (a shard's or the JDK's). */
+  public static ShardexError of(Throwable e) {
+    return e instanceof Raised r ? r.error() : null;
   }
 
   public String message(Object... args) {
@@ -92,33 +107,21 @@ public enum ShardexError {
     return withCause(null, args);
   }
 
-  /** The exception subclass follows the SQLState class, so callers can catch by JDBC category. */
+  /**
+   * The exception subclass follows the SQLState class, so callers can catch by JDBC category. The cause is
+   * kept as the cause only, never as a next exception: pools walk that chain for SQLStates that mean a dead
+   * connection (a shard's 08S01 inside SHX1401 would make HikariCP evict a healthy logical connection).
+   */
   public SQLException withCause(Throwable cause, Object... args) {
-    String message = message(args);
-    SQLException e;
-    if (this == LEASE_LAPSED || this == SHARD_UNREACHABLE || this == DIRECTORY_UNREACHABLE) {
-      e = new SQLTransientConnectionException(message, sqlState);
-    } else if (sqlState.startsWith("08")) {
-      e = new SQLNonTransientConnectionException(message, sqlState);
-    } else if (sqlState.startsWith("28")) {
-      e = new java.sql.SQLInvalidAuthorizationSpecException(message, sqlState);
-    } else if (sqlState.startsWith("0A")) {
-      e = new SQLFeatureNotSupportedException(message, sqlState);
-    } else if (sqlState.startsWith("42")) {
-      e = new SQLSyntaxErrorException(message, sqlState);
-    } else if (sqlState.startsWith("22")) {
-      e = new SQLDataException(message, sqlState);
-    } else if (sqlState.startsWith("HYT")) {
-      e = new SQLTransientException(message, sqlState);
-    } else {
-      e = new SQLException(message, sqlState);
-    }
+    SQLException e = RaisedExceptions.create(this, message(args));
     if (cause != null) {
       e.initCause(cause);
-      if (cause instanceof SQLException sql) {
-        e.setNextException(sql);
-      }
     }
     return e;
+  }
+
+  /** What every exception Shardex raises implements: its entry here, so nothing sorts errors by their text. */
+  public interface Raised {
+    ShardexError error();
   }
 }

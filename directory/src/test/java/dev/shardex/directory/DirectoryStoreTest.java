@@ -88,7 +88,7 @@ class DirectoryStoreTest {
   void setShardStatus_unknownShard_failsWithShx1404AndLogsNothing() throws SQLException {
     long before = store.lastChange();
     SQLException e = assertThrows(SQLException.class, () -> store.setShardStatus(9, ShardStatus.OFFLINE));
-    assertEquals("08004", e.getSQLState());
+    assertEquals("57S02", e.getSQLState());
     assertTrue(e.getMessage().startsWith("Shardex SHX1404: shard 9 "), e.getMessage());
     assertEquals(before, store.lastChange(), "the failed change is rolled back, log entry included");
     assertTrue(store.changesSince(before, 10).isEmpty());

@@ -110,7 +110,7 @@ class DirectoryTest {
     Directory d = open();
 
     SQLException e = assertThrows(SQLException.class, () -> d.routeWrite(KS, 5L));
-    assertEquals("08004", e.getSQLState());
+    assertEquals("57S02", e.getSQLState());
     assertTrue(e.getMessage().startsWith("Shardex SHX1405: "), e.getMessage());
     assertNull(store.lookup(KS, "5"));
   }
@@ -374,7 +374,7 @@ class DirectoryTest {
     now.addAndGet(TimeUnit.MILLISECONDS.toNanos(2));
     SQLException e = assertThrows(SQLException.class, () -> d.routeWrite(KS, 10L));
     assertInstanceOf(SQLTransientConnectionException.class, e);
-    assertEquals("08006", e.getSQLState());
+    assertEquals("57S01", e.getSQLState());
     assertTrue(e.getMessage().startsWith("Shardex SHX1407"), e.getMessage());
     assertTrue(e.getMessage().contains("shardex.leaseMs=2000"), e.getMessage());
     assertTrue(!d.lease().valid());

@@ -58,11 +58,11 @@ public class ShardexDataSource implements DataSource {
       p.setProperty("password", password);
     }
     if (url == null) {
-      throw new SQLException("Shardex: ShardexDataSource has no URL: call setUrl(\"jdbc:shardex:...\")", "08001");
+      throw dev.shardex.directory.ShardexError.BAD_URL.exception("ShardexDataSource has no URL: call setUrl(\"jdbc:shardex:...\")");
     }
     Connection c = new ShardexDriver().connect(url, p);
     if (c == null) {
-      throw new SQLException("Shardex: '" + dev.shardex.directory.Redact.url(url) + "' is not a jdbc:shardex: URL", "08001");
+      throw dev.shardex.directory.ShardexError.BAD_URL.exception("'" + dev.shardex.directory.Redact.url(url) + "' is not a jdbc:shardex: URL");
     }
     return c;
   }

@@ -25,7 +25,7 @@ public enum ShardexProperty {
   TEMPLATE_CACHE_SIZE("shardex.templateCacheSize", "10000", "Maximum cached route templates (distinct SQL texts)."),
   POOL_SIZE("shardex.poolSize", "10", "Maximum physical connections per shard (HikariCP maximumPoolSize)."),
   CONNECT_TIMEOUT_MS("shardex.connectTimeoutMs", "3000",
-      "How long (ms) a statement waits for a shard connection before failing with SQLState 08001."),
+      "How long (ms) a statement waits for a shard connection before failing with SHX1401 (SQLState 57S01)."),
   MAX_MERGE_ROWS("shardex.maxMergeRows", "100000",
       "Most rows a cross-shard merge may read (grouped, DISTINCT, LIMIT n OFFSET m pulls n+m per shard); more is refused."),
   FANOUT_THREADS("shardex.fanoutThreads", "8",

@@ -10,7 +10,7 @@ public final class Wrappers {
     if (iface.isInstance(self)) {
       return iface.cast(self);
     }
-    throw new SQLException("Shardex: not a wrapper for " + iface.getName(), "HY000");
+    throw dev.shardex.directory.ShardexError.NOT_A_WRAPPER.exception(iface.getName());
   }
 
   public static boolean isWrapperFor(Object self, Class<?> iface) {

@@ -29,7 +29,7 @@ class ErrorsTest {
   void aWriteWithoutTheKeyNamesTheTableTheKeyAndTheFix() throws Exception {
     try (Connection c = TestCluster.connect(); Statement s = c.createStatement()) {
       SQLException e = assertThrows(SQLException.class, () -> s.executeUpdate("DELETE FROM er_rows WHERE v = 1"));
-      assertEquals("0A000", e.getSQLState());
+      assertEquals("0AS00", e.getSQLState());
       assertEquals("Shardex SHX1201: DELETE on SHARDED table er_rows has no key: add user_id = ? or user_id IN (...) to its "
           + "WHERE clause, or set shardex.scatterWrites=allow to run it on every shard", e.getMessage());
       SQLException insert = assertThrows(SQLException.class, () -> s.executeUpdate("INSERT INTO er_rows (v) VALUES (3)"));
@@ -59,7 +59,7 @@ class ErrorsTest {
         dir.store().setShardStatus(shard, ShardStatus.OFFLINE);
         dir.pollNow();
         SQLException off = assertThrows(SQLException.class, () -> s.executeQuery("SELECT v FROM er_rows WHERE user_id = 40001"));
-        assertTrue(off.getSQLState().startsWith("08"), off.getSQLState());
+        assertEquals("57S02", off.getSQLState());
         assertTrue(off.getMessage().startsWith("Shardex SHX1402: shard " + shard + " is OFFLINE"), off.getMessage());
       } finally {
         dir.store().setShardStatus(shard, ShardStatus.ONLINE);
@@ -80,7 +80,7 @@ class ErrorsTest {
     p.setProperty("shardex.instance", "badpass");
     try (Connection c = DriverManager.getConnection(TestCluster.URL, p); Statement s = c.createStatement()) {
       SQLException e = assertThrows(SQLException.class, () -> s.executeQuery("SELECT v FROM er_rows WHERE user_id = 40001"));
-      assertTrue(e.getSQLState().startsWith("08"), e.getSQLState());
+      assertEquals("57S01", e.getSQLState());
       for (Throwable t = e; t != null; t = t.getCause()) {
         assertFalse(String.valueOf(t.getMessage()).contains("Wr0ng-Secret-123"), "password leaked: " + t.getMessage());
       }

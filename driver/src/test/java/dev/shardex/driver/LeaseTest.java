@@ -36,7 +36,7 @@ class LeaseTest {
       now.addAndGet(TimeUnit.MILLISECONDS.toNanos(2_500));
       SQLException refused = assertThrows(SQLException.class, () -> s.executeUpdate("UPDATE lease_rows SET v = 2 WHERE user_id = 61"));
       assertInstanceOf(SQLTransientConnectionException.class, refused);
-      assertEquals("08006", refused.getSQLState());
+      assertEquals("57S01", refused.getSQLState());
       assertTrue(refused.getMessage().startsWith("Shardex SHX1407: write refused: this driver's directory lease lapsed (last successful poll 2500 ms ago, shardex.leaseMs=2000)"),
           refused.getMessage());
       assertThrows(SQLException.class, () -> s.executeUpdate("INSERT INTO lease_rows (user_id, v) VALUES (62, 1)"));

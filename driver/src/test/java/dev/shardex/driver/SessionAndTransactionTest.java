@@ -77,7 +77,7 @@ class SessionAndTransactionTest {
         s.executeUpdate("UPDATE st_items SET v = 7 WHERE user_id = " + two[0]);
         SQLException e = assertThrows(SQLException.class, () -> s.executeUpdate("UPDATE st_items SET v = 7 WHERE user_id = " + two[1]));
         assertTrue(ShardexError.SECOND_SHARD.is(e), e.getMessage());
-        assertEquals("0A000", e.getSQLState());
+        assertEquals("0AS00", e.getSQLState());
         c.rollback();
         assertEquals(before0, valueOf(two[0]), "rolled back");
         s.executeUpdate("UPDATE st_items SET v = 8 WHERE user_id = " + two[1]);

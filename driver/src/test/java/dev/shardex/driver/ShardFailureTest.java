@@ -15,7 +15,7 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import org.junit.jupiter.api.Test;
 
-/** Acceptance: a stopped shard fails only the statements routed to it, with SQLState class 08 naming it. */
+/** Acceptance: a stopped shard fails only the statements routed to it, with SHX1401 (SQLState 57S01) naming it. */
 class ShardFailureTest {
   static final String URL = "jdbc:shardex:sandbox:failover?shards=2&shardex.connectTimeoutMs=1000";
 
@@ -45,7 +45,7 @@ class ShardFailureTest {
         for (String sql : new String[] {"SELECT v FROM ff_rows WHERE user_id = " + onOne,
             "UPDATE ff_rows SET v = 2 WHERE user_id = " + onOne, "SELECT * FROM ff_rows"}) {
           SQLException e = assertThrows(SQLException.class, () -> s.execute(sql), sql);
-          assertTrue(e.getSQLState().startsWith("08"), sql + " -> SQLState " + e.getSQLState());
+          assertEquals("57S01", e.getSQLState(), sql);
           assertTrue(e.getMessage().contains("shard 1 ("), sql + " -> " + e.getMessage());
           assertFalse(e.getMessage().contains(sandbox.password()), "no password in: " + e.getMessage());
         }

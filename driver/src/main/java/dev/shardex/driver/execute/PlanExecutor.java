@@ -63,7 +63,7 @@ public final class PlanExecutor {
         parts.add(f.join());
       } catch (CompletionException e) {
         SQLException cause = e.getCause() instanceof SQLException sql ? sql
-            : new SQLException("Shardex: a shard read failed: " + e.getCause(), "HY000", e.getCause());
+            : ShardexError.SHARD_READ_FAILED.withCause(e.getCause(), e.getCause());
         if (error == null) {
           error = cause;
         } else {

@@ -1,26 +1,19 @@
 package dev.shardex.driver.execute;
 
+import dev.shardex.directory.ErrorKind;
 import dev.shardex.directory.Redact;
 import dev.shardex.directory.Shard;
 import dev.shardex.directory.ShardexError;
 import java.sql.SQLException;
-import java.sql.SQLTransientConnectionException;
 
 /**
- * The one place that sorts a physical SQLException: is the shard unreachable (SQLState class 08,
- * Connector/J's communications failures, a pool timeout)? Then it becomes SHX1401 naming the shard,
- * with the original chained. Anything else (a duplicate key, a syntax error) is the application's
- * and passes through untouched, keeping its type, SQLState and vendor code.
+ * Names the shard in a physical SQLException, by {@link ErrorKind}: a lost connection becomes SHX1401 naming
+ * the shard (SQLState 57S01, so a pool in front of Shardex keeps the logical connection), with the original
+ * as its cause. Anything else (a duplicate key, a syntax error) is the application's and passes through
+ * untouched, keeping its type, SQLState and vendor code; Shardex's own errors pass through too.
  */
 public final class ShardErrors {
   private ShardErrors() {}
-
-  public static boolean isUnreachable(SQLException e) {
-    String state = e.getSQLState();
-    return (state != null && state.startsWith("08"))
-        || e instanceof SQLTransientConnectionException
-        || e.getClass().getName().endsWith("CommunicationsException");
-  }
 
   public static SQLException unreachable(Shard shard, SQLException cause, String password) {
     return ShardexError.SHARD_UNREACHABLE.withCause(cause, shard.id(), Redact.url(shard.url()),
@@ -29,10 +22,7 @@ public final class ShardErrors {
 
   /** Translates an error from a statement already running on the shard. */
   public static SQLException translate(Shard shard, SQLException e, String password) {
-    if (e.getMessage() != null && e.getMessage().startsWith("Shardex ")) {
-      return e;
-    }
-    return isUnreachable(e) ? unreachable(shard, e, password) : e;
+    return ErrorKind.of(e) == ErrorKind.CONNECTION_LOST ? unreachable(shard, e, password) : e;
   }
 
   private static String firstLine(String s) {

@@ -44,7 +44,7 @@ public final class ShardPools implements AutoCloseable {
     this.name = name;
   }
 
-  /** A physical connection to the shard; class-08 SHX1401 naming the shard if it cannot be had. */
+  /** A physical connection to the shard; SHX1401 naming the shard if it cannot be had. */
   public Connection borrow(Shard shard) throws SQLException {
     Pool pool = pool(shard);
     try {

@@ -245,14 +245,14 @@ public final class ShardSession implements ShardAccess {
 
   private void requireTransaction(String what) throws SQLException {
     if (state.autoCommit) {
-      throw new SQLException("Shardex: " + what + " needs a transaction: call setAutoCommit(false) first", "3B001");
+      throw ShardexError.NEEDS_TRANSACTION.exception(what);
     }
   }
 
   private void requireSavepoint(String name) throws SQLException {
     requireTransaction("a savepoint");
     if (!savepoints.contains(name)) {
-      throw new SQLException("Shardex: savepoint " + name + " does not exist in this transaction", "3B001");
+      throw ShardexError.NO_SUCH_SAVEPOINT.exception(name);
     }
   }
 

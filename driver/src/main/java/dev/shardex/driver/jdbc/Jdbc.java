@@ -13,17 +13,18 @@ public final class Jdbc {
         "Shardex does not implement this JDBC call yet");
   }
 
+  /** A closed connection is 08003 (a pool drops it); a closed statement or result set is HY010: its connection is fine. */
   static void checkOpen(boolean closed, String what) throws SQLException {
     if (closed) {
-      throw ShardexError.CLOSED.exception(what);
+      throw ("connection".equals(what) ? ShardexError.CLOSED : ShardexError.USED_AFTER_CLOSE).exception(what);
     }
   }
 
   static SQLException notAQuery() {
-    return new SQLException("Shardex: the statement did not return a result set; use execute() or executeUpdate()", "HY000");
+    return ShardexError.NO_RESULT_SET.exception();
   }
 
   static SQLException notAnUpdate() {
-    return new SQLException("Shardex: the statement returned a result set; use executeQuery() or execute()", "HY000");
+    return ShardexError.RESULT_SET_RETURNED.exception();
   }
 }

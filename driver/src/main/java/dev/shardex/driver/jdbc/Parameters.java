@@ -33,7 +33,7 @@ public final class Parameters {
 
   public void set(int index, Object value, Binder binder) throws SQLException {
     if (index < 1) {
-      throw new SQLException("Shardex: parameter index " + index + " is out of range (they start at 1)", "07009");
+      throw dev.shardex.directory.ShardexError.PARAMETER_INDEX.exception(index);
     }
     if (index > values.length) {
       int size = Math.max(index, values.length * 2);
@@ -79,7 +79,7 @@ public final class Parameters {
 
   private Binder binder(int i, int expected) throws SQLException {
     if (i >= binders.length || binders[i] == null) {
-      throw new SQLException("Shardex: parameter " + (i + 1) + " of " + expected + " is not set", "07001");
+      throw dev.shardex.directory.ShardexError.PARAMETER_NOT_SET.exception(i + 1, expected);
     }
     return binders[i];
   }

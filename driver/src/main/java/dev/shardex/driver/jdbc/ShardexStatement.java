@@ -147,7 +147,8 @@ public class ShardexStatement extends UnsupportedStatement {
   }
 
   protected final void checkOpen() throws SQLException {
-    Jdbc.checkOpen(closed || connection.isClosed(), "statement");
+    Jdbc.checkOpen(connection.isClosed(), "connection");
+    Jdbc.checkOpen(closed, "statement");
     clearCurrent();
   }
 

@@ -41,10 +41,10 @@ public final class RowsResultSet extends DelegatingResultSet {
 
   private Cell cell(int column) throws SQLException {
     if (cursor < 0 || cursor >= rows.size()) {
-      throw new SQLException("Shardex: no current row; call next() first", "24000");
+      throw dev.shardex.directory.ShardexError.NO_CURRENT_ROW.exception();
     }
     if (column < 1 || column > meta.getColumnCount()) {
-      throw new SQLException("Shardex: column " + column + " is out of range 1.." + meta.getColumnCount(), "S1002");
+      throw dev.shardex.directory.ShardexError.COLUMN_INDEX.exception(column, meta.getColumnCount());
     }
     Cell c = rows.get(cursor)[column - 1];
     wasNull = c.value() == null;
@@ -66,7 +66,7 @@ public final class RowsResultSet extends DelegatingResultSet {
         return i;
       }
     }
-    throw new SQLException("Shardex: column '" + label + "' not found", "S0022");
+    throw dev.shardex.directory.ShardexError.COLUMN_NOT_FOUND.exception(label);
   }
 
   @Override

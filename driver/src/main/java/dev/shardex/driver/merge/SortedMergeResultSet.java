@@ -83,7 +83,7 @@ public final class SortedMergeResultSet extends DelegatingResultSet {
   @Override
   protected ResultSet rs() throws SQLException {
     if (current == null) {
-      throw new SQLException("Shardex: no current row; call next() first", "24000");
+      throw dev.shardex.directory.ShardexError.NO_CURRENT_ROW.exception();
     }
     return current.rs;
   }

@@ -78,12 +78,12 @@ class StaleClientTest {
       assertEquals(0, count(stale, USER_B), "a read of user B (caches B's placement in the stale driver)");
       sleepUntil(polledAt, LEASE_MS + 100);
       SQLException refused = assertThrows(SQLException.class, () -> update(stale, USER_A * 100, USER_A, 2));
-      assertEquals("08006", refused.getSQLState(), refused.getMessage());
+      assertEquals("57S01", refused.getSQLState(), refused.getMessage());
       assertInstanceOf(SQLTransientConnectionException.class, refused);
       assertTrue(refused.getMessage().contains("SHX1407"), refused.getMessage());
       SQLException refusedInsert = assertThrows(SQLException.class,
           () -> stale.createStatement().executeUpdate("INSERT INTO stale_rows (id, user_id, v) VALUES (" + (USER_A * 100 + 99) + ", " + USER_A + ", 5)"));
-      assertEquals("08006", refusedInsert.getSQLState(), refusedInsert.getMessage());
+      assertEquals("57S01", refusedInsert.getSQLState(), refusedInsert.getMessage());
       notes.add("lapsed write refused: " + MoveTestSupport.firstLine(refused));
 
       // ---- 2. a move of a key the stale driver wrote is not held up by it -----------------------------

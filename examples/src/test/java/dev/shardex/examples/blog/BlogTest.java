@@ -150,7 +150,7 @@ class BlogTest {
       int shard = Integer.parseInt(line.substring(line.lastIndexOf(' ') + 1));
       assertEquals(1, countOnShard(shard, "authors", 1_000 + i), "EXPLAIN ROUTE told the truth: " + line);
     }
-    assertTrue(out.lines().anyMatch(l -> l.contains("-> SQLState 0A000: Shardex SHX1201")), out);
+    assertTrue(out.lines().anyMatch(l -> l.contains("-> SQLState 0AS00: Shardex SHX1201")), out);
     List<String> timeline = out.lines().dropWhile(l -> !l.startsWith("Timeline of author 1003")).skip(1)
         .takeWhile(l -> !l.isBlank()).map(String::strip).toList();
     assertEquals(List.of("Post 3 by dara (1 comments)", "Post 2 by dara (1 comments)", "Post 1 by dara (1 comments)"),

@@ -1,0 +1,1 @@
+INSERT IGNORE INTO country (code, name) VALUES ('FR', 'France'), ('JP', 'Japan'), ('BR', 'Brazil');
