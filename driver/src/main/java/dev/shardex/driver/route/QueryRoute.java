@@ -103,6 +103,7 @@ final class QueryRoute {
     }
     if (targets.size() > 1) {
       refuseRepeatedOuterRows(targets);
+      refuseShardedOnlyInSubquery(targets);
       String merge = t.shape().needsMerge();
       if (merge != null && t.shape().mergeable()) {
         return RoutePlan.of(Fanout.MERGE, targets, false);
@@ -157,6 +158,29 @@ final class QueryRoute {
       throw ShardexError.CROSS_SHARD.exception("SELECT", Router.join(targets),
           "its outer join keeps every row of GLOBAL table " + keptGlobal + ", which each shard would return",
           "add the key, or join the other way (SHARDED LEFT JOIN GLOBAL)");
+    }
+  }
+
+  /**
+   * On several shards, a read whose result rows come only from GLOBAL tables (or no table) while a
+   * SHARDED table sits in a scalar, IN or EXISTS subquery would return every row once per shard,
+   * each computed from one shard's part of the SHARDED table.
+   */
+  private void refuseShardedOnlyInSubquery(List<Integer> targets) throws SQLException {
+    String inner = null;
+    for (int i = 0; i < defs.length; i++) {
+      if (defs[i] != null && defs[i].kind() == TableKind.SHARDED) {
+        if (t.shape().rowScope(t.tables().get(i).scope())) {
+          return;
+        }
+        inner = defs[i].name();
+      }
+    }
+    if (inner != null) {
+      throw ShardexError.CROSS_SHARD.exception("SELECT", Router.join(targets),
+          "its SHARDED table " + inner + " is read only inside a subquery, so each shard would answer the whole query"
+              + " from its own part of " + inner,
+          "give " + inner + "'s key in the subquery, or run the subquery first and pass its result");
     }
   }
 

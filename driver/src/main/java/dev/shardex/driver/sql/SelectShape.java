@@ -1,22 +1,37 @@
 package dev.shardex.driver.sql;
 
+import java.util.Set;
+
 /**
  * What a SELECT asks of a merge when it runs on several shards. A plain concatenation of the
  * shards' rows is exact only when all of these are false; anything else needs the merge stage.
+ * {@code rowScopes} are the SELECT scopes whose rows reach the result (the top level, its UNION
+ * branches, derived tables and CTEs); the others are scalar, IN and EXISTS subqueries. Null means
+ * every scope (statements that are not SELECTs).
  */
 public record SelectShape(
     boolean orderBy, boolean limit, boolean aggregates, boolean groupBy, boolean distinct, boolean union,
-    boolean lockingRead, boolean nested) {
-  public static final SelectShape NONE = new SelectShape(false, false, false, false, false, false, false, false);
+    boolean lockingRead, boolean nested, Set<Integer> rowScopes) {
+  public static final SelectShape NONE = new SelectShape(false, false, false, false, false, false, false, false, null);
 
   public SelectShape(boolean orderBy, boolean limit, boolean aggregates, boolean groupBy, boolean distinct,
       boolean union, boolean lockingRead) {
-    this(orderBy, limit, aggregates, groupBy, distinct, union, lockingRead, false);
+    this(orderBy, limit, aggregates, groupBy, distinct, union, lockingRead, false, null);
   }
 
   /** The same shape, marked as holding a subquery that aggregates, groups, de-duplicates or limits. */
   public SelectShape withNested() {
-    return new SelectShape(orderBy, limit, aggregates, groupBy, distinct, union, lockingRead, true);
+    return new SelectShape(orderBy, limit, aggregates, groupBy, distinct, union, lockingRead, true, rowScopes);
+  }
+
+  /** The same shape, knowing which scopes' rows reach the result. */
+  public SelectShape withRowScopes(Set<Integer> scopes) {
+    return new SelectShape(orderBy, limit, aggregates, groupBy, distinct, union, lockingRead, nested, Set.copyOf(scopes));
+  }
+
+  /** Whether rows of this scope reach the result (false for scalar, IN and EXISTS subqueries). */
+  public boolean rowScope(int scope) {
+    return rowScopes == null || rowScopes.contains(scope);
   }
 
   /** Whether the merge stage can combine it: no UNION and no aggregating/limiting subquery. */

@@ -66,6 +66,8 @@ final class TemplateBuilder {
   private final Set<Object> walked = Collections.newSetFromMap(new IdentityHashMap<>());
   private int branch;
   private boolean nestedNeedsMerge;
+  /** Scopes whose rows reach the result: the top level, UNION branches, derived tables, CTEs. */
+  private final Set<Integer> rowScopes = new HashSet<>();
   private int maxParam;
 
   TemplateBuilder(Hints hints) {
@@ -76,8 +78,9 @@ final class TemplateBuilder {
 
   RouteTemplate select(Select select) {
     int scope = newScope(-1);
+    rowScopes.add(scope);
     walkSelect(select, scope);
-    SelectShape shape = shape(select);
+    SelectShape shape = shape(select).withRowScopes(rowScopes);
     if (nestedNeedsMerge) {
       shape = shape.withNested();
     }
@@ -187,7 +190,7 @@ final class TemplateBuilder {
         cteNames.add(unquote(with.getAliasName()));
         if (with.getSelect() != null) {
           nestedNeedsMerge |= mergeSensitive(with.getSelect());
-          walkSelect(with.getSelect(), newScope(scope));
+          walkSelect(with.getSelect(), rowScope(scope));
         }
       }
     }
@@ -200,7 +203,7 @@ final class TemplateBuilder {
           branch = i; // top-level UNION branches route independently
         }
         nestedNeedsMerge |= mergeSensitive(union.getSelects().get(i));
-        walkSelect(union.getSelects().get(i), newScope(scope));
+        walkSelect(union.getSelects().get(i), rowScope(scope));
       }
     } else if (select instanceof TableStatement table) {
       addTable(table.getTable(), scope);
@@ -238,7 +241,7 @@ final class TemplateBuilder {
     } else if (item instanceof ParenthesedSelect sub) {
       // A derived table computes per shard; a concatenation is wrong if it aggregates or limits.
       nestedNeedsMerge |= mergeSensitive(sub.getSelect());
-      walkSelect(sub.getSelect(), newScope(scope));
+      walkSelect(sub.getSelect(), rowScope(scope));
     } else if (item instanceof ParenthesedFromItem nested) {
       walkFrom(nested.getFromItem(), scope);
       walkJoins(nested.getJoins(), scope);
@@ -309,6 +312,15 @@ final class TemplateBuilder {
   private int newScope(int parent) {
     scopeParents.add(parent);
     return scopeParents.size() - 1;
+  }
+
+  /** A new scope whose rows reach the result when its parent's do (derived table, UNION branch, CTE). */
+  private int rowScope(int parent) {
+    int scope = newScope(parent);
+    if (rowScopes.contains(parent)) {
+      rowScopes.add(scope);
+    }
+    return scope;
   }
 
   // ---- predicates -------------------------------------------------------------------------------
@@ -497,14 +509,17 @@ final class TemplateBuilder {
         }, null);
       }
     }
-    return new SelectShape(order, limit, aggregate[0], plain.getGroupBy() != null, plain.getDistinct() != null, false,
+    // HAVING with an aggregate makes the whole table one group even without GROUP BY or aggregate columns
+    boolean aggregates = aggregate[0] || MergeRewriter.isAggregate(plain.getHaving());
+    return new SelectShape(order, limit, aggregates, plain.getGroupBy() != null, plain.getDistinct() != null, false,
         locking);
   }
 
   /** Whether a nested SELECT computes something per shard that a concatenation would get wrong. */
   private static boolean mergeSensitive(Select select) {
     SelectShape shape = shape(select);
-    return shape.aggregates() || shape.groupBy() || shape.distinct() || shape.limit() || shape.union();
+    boolean having = select instanceof PlainSelect plain && plain.getHaving() != null;
+    return shape.aggregates() || shape.groupBy() || shape.distinct() || shape.limit() || shape.union() || having;
   }
 
   // ---- names ----------------------------------------------------------------------------------------
