@@ -210,7 +210,23 @@ public final class Router {
     if (t.insertSelect()) {
       throw ShardexError.INSERT_SELECT.exception(table);
     }
-    int keyIndex = t.insertColumns().indexOf(def.keyColumn());
+    TableSchemas.Schema schema = ctx.schema(table);
+    String upsert = t.upsertKind();
+    String unkeyed = upsert == null ? null : schema.keyWithout(def.keyColumn());
+    if (unkeyed != null) {
+      throw ShardexError.UPSERT_KEY.exception(upsert, table, unkeyed, def.keyColumn(), def.keyColumn());
+    }
+    List<String> columns = t.insertColumns();
+    if (columns.isEmpty() && schema.known()) {
+      columns = schema.columnNames(); // INSERT INTO t VALUES (...): the table's columns, in order
+    }
+    int keyIndex = columns.indexOf(def.keyColumn());
+    for (List<ValueSource> row : t.insertRows()) {
+      if (keyIndex >= row.size()) {
+        throw ShardexError.UNSUPPORTED.exception("INSERT into " + table + " without a column list and with "
+            + row.size() + " values for its " + columns.size() + " columns", "name the columns");
+      }
+    }
     boolean keyFilled = fill != null && fill.column().equals(def.keyColumn());
     if (keyIndex < 0 && !keyFilled) {
       throw ShardexError.INSERT_NO_KEY.exception(table, def.keyColumn(), def.keyColumn());
@@ -225,6 +241,10 @@ public final class Router {
       rowsPerShard.computeIfAbsent(shard, s -> new ArrayList<>()).add(r);
     }
     ValueSource onDuplicate = t.assignments().get(def.keyColumn());
+    if (onDuplicate instanceof ValueSource.Opaque expression && !keepsKey(expression.text(), def.keyColumn())) {
+      throw ShardexError.KEY_CHANGE.exception(table, def.keyColumn(), "in ON DUPLICATE KEY UPDATE to an expression ('"
+          + expression.text() + "') that may name a key on another shard");
+    }
     if (onDuplicate != null && !(onDuplicate instanceof ValueSource.Opaque)) {
       checkKeyStays(def, onDuplicate, values, List.copyOf(rowsPerShard.keySet()), ctx);
     }
@@ -234,6 +254,16 @@ public final class Router {
     java.util.Map<Integer, int[]> split = new java.util.TreeMap<>();
     rowsPerShard.forEach((shard, list) -> split.put(shard, list.stream().mapToInt(Integer::intValue).toArray()));
     return RoutePlan.split(split);
+  }
+
+  /**
+   * {@code key = VALUES(key)}, {@code key = key} or {@code key = alias.key} in ON DUPLICATE KEY
+   * UPDATE: the colliding row has the same key (every unique key contains it), so nothing moves.
+   */
+  private static boolean keepsKey(String expression, String keyColumn) {
+    String e = expression.replace("`", "").replaceAll("\\s+", "").toLowerCase(java.util.Locale.ROOT);
+    return e.equals(keyColumn) || e.equals("values(" + keyColumn + ")") || e.endsWith("." + keyColumn)
+        && e.indexOf('.') == e.lastIndexOf('.') && e.matches("[a-z0-9_$]+\\.[a-z0-9_$]+");
   }
 
   /**
@@ -252,7 +282,8 @@ public final class Router {
     int owner = p == null ? rowShards.get(0) : p.shardId();
     for (int current : rowShards) {
       if (current != owner) {
-        throw ShardexError.KEY_CHANGE.exception(target.name(), target.keyColumn(), owner, current);
+        throw ShardexError.KEY_CHANGE.exception(target.name(), target.keyColumn(),
+            "to a key owned by shard " + owner + " while the row lives on shard " + current);
       }
     }
   }

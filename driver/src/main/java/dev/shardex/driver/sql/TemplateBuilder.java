@@ -110,7 +110,8 @@ final class TemplateBuilder {
       walkSelect(insert.getSelect(), newScope(scope));
     }
     Map<String, ValueSource> assignments = assignments(insert.getDuplicateUpdateSets(), scope);
-    return build(StatementType.INSERT, target, columns, rows, fromSelect, assignments, SelectShape.NONE, false);
+    RouteTemplate t = build(StatementType.INSERT, target, columns, rows, fromSelect, assignments, SelectShape.NONE, false);
+    return insert.isModifierIgnore() ? t.ignoring() : t;
   }
 
   RouteTemplate upsert(Upsert upsert) {
