@@ -110,7 +110,7 @@ final class QueryRoute {
       }
       if (merge != null) {
         throw ShardexError.CROSS_SHARD.exception("SELECT", Router.join(targets),
-            "its " + merge + " needs a cross-shard merge, which this version does not do",
+            "its " + t.shape().unmergeable() + " needs a cross-shard merge, which this version does not do",
             "add the key (key = ? or key IN (...) on one shard) to route it to one shard");
       }
     }

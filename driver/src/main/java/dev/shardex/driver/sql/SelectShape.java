@@ -39,6 +39,11 @@ public record SelectShape(
     return !union && !nested;
   }
 
+  /** What keeps the merge stage from combining it (see {@link #mergeable()}), or null. */
+  public String unmergeable() {
+    return union ? "UNION" : nested ? "subquery (aggregate, GROUP BY, DISTINCT or LIMIT inside)" : null;
+  }
+
   /** The first feature that needs a real merge, or null when concatenation is exact. */
   public String needsMerge() {
     if (aggregates) {
