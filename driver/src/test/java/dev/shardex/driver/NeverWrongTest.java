@@ -129,6 +129,23 @@ class NeverWrongTest {
   }
 
   @Test
+  void aTableChangeInTheDirectoryChangeLogRereadsItsSchema() throws Exception {
+    try (Connection c = TestCluster.connect(); Statement s = c.createStatement()) {
+      s.execute("/* shardex:sharded key=user_id */ CREATE TABLE IF NOT EXISTS nw_logged (user_id BIGINT NOT NULL PRIMARY KEY)");
+      var cluster = TestCluster.cluster(c);
+      s.execute("REPLACE INTO nw_logged VALUES (91070)");
+      long before = cluster.schemas().loads();
+      s.execute("REPLACE INTO nw_logged VALUES (91071)");
+      assertEquals(before, cluster.schemas().loads(), "cached");
+      var def = cluster.directory().table("nw_logged");
+      cluster.directory().store().declareTable(def); // another client re-declares it: a TABLE change in the log
+      cluster.directory().pollNow();
+      s.execute("REPLACE INTO nw_logged VALUES (91072)");
+      assertEquals(before + 1, cluster.schemas().loads(), "read again after the change log named the table");
+    }
+  }
+
+  @Test
   void aMultiStatementTextWithARefusedPartRunsNoPart() throws Exception {
     try (Connection c = TestCluster.connect(); Statement s = c.createStatement()) {
       s.execute("INSERT INTO nw_plain (user_id, label) VALUES (91050, 'keep'), (91051, 'keep')");

@@ -131,6 +131,9 @@ final class HavingEvaluator {
    * A value as a condition, as MySQL reads one: NULL is unknown, a number is true unless zero
    * ({@code HAVING SUM(x)}), a string is the number it starts with.
    */
+  private static final java.util.regex.Pattern LEADING_NUMBER =
+      java.util.regex.Pattern.compile("^\\s*[-+]?(\\d+\\.?\\d*|\\.\\d+)([eE][-+]?\\d+)?");
+
   static Boolean truth(Object v) {
     if (v == null || v instanceof Boolean) {
       return (Boolean) v;
@@ -138,8 +141,7 @@ final class HavingEvaluator {
     if (v instanceof Number n) {
       return ValueOrder.decimal(n).signum() != 0;
     }
-    java.util.regex.Matcher m = java.util.regex.Pattern.compile("^\\s*[-+]?(\\d+\\.?\\d*|\\.\\d+)([eE][-+]?\\d+)?")
-        .matcher(v.toString());
+    java.util.regex.Matcher m = LEADING_NUMBER.matcher(v.toString());
     return m.find() && new BigDecimal(m.group().strip()).signum() != 0;
   }
 
