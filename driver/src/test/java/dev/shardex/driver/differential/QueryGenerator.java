@@ -964,6 +964,24 @@ public final class QueryGenerator {
         + " ORDER BY user_id", t, List.of(), Set.of(), Set.of(), nk);
     fx("SELECT user_id FROM users WHERE score > (SELECT AVG(score) FROM users) ORDER BY user_id", t, List.of(), Set.of(),
         Set.of(), nk);
+    // The SINGLE table notes (home shard) with SHARDED and GLOBAL ones, in subqueries either way.
+    String single = "single";
+    fx("SELECT n.note_id, (SELECT COUNT(*) FROM posts p WHERE p.user_id = n.user_id) AS c FROM notes n ORDER BY n.note_id",
+        t, List.of(), Set.of(), Set.of(), single);
+    fx("SELECT note_id, (SELECT name FROM countries WHERE code = 'NL') AS c FROM notes ORDER BY note_id", t, List.of(),
+        Set.of(), Set.of(), single);
+    fx("SELECT * FROM (SELECT user_id, COUNT(*) AS n FROM notes GROUP BY user_id) s ORDER BY user_id", t, List.of(),
+        Set.of(), Set.of(), single);
+    fx("SELECT u.user_id, (SELECT COUNT(*) FROM notes n WHERE n.user_id = u.user_id) AS c FROM users u ORDER BY u.user_id",
+        t, List.of(), Set.of(), Set.of(), nk);
+    fx("SELECT user_id FROM users WHERE user_id IN (SELECT user_id FROM notes) ORDER BY user_id", t, List.of(), Set.of(),
+        Set.of(), nk);
+    fx("SELECT body FROM notes WHERE user_id = (SELECT MAX(user_id) FROM users)", none, List.of(), Set.of(), Set.of(),
+        single);
+    fx("SELECT 1 FROM notes HAVING COUNT(*) > 1", none, List.of(), Set.of(), Set.of(), single);
+    fx("SELECT code, (SELECT COUNT(*) FROM notes) AS n FROM countries ORDER BY code", t, List.of(), Set.of(), Set.of(),
+        single);
+    fx("SELECT body, COUNT(*) FROM notes GROUP BY body WITH ROLLUP", none, List.of(), Set.of(1), Set.of(0), single);
     // Rewrites: the hidden sort column of a self-join, aliases that are also function names.
     fx("SELECT u1.* FROM users u1 JOIN users u2 ON u1.user_id = u2.user_id ORDER BY user_id", t, List.of(), Set.of(),
         Set.of(), nk);
