@@ -238,7 +238,8 @@ final class MergeRewriter {
       } else if (isAggregate(e)) {
         throw unsupported("ORDER BY an expression over aggregates ('" + e + "') across shards; select it and order by its alias");
       } else {
-        column = columnFor(e, hiddenItems, visible, Fold.FIRST);
+        int named = selectedColumnNamed(e, visible);
+        column = named > 0 ? named : columnFor(e, hiddenItems, visible, Fold.FIRST);
       }
       order.add(new SortKey(column, o.isAsc()));
     }
@@ -325,6 +326,24 @@ final class MergeRewriter {
       }
     }
     return hiddenColumn(e, hiddenItems, fold);
+  }
+
+  /**
+   * MySQL resolves an unqualified ORDER BY name against the select list first: {@code ORDER BY x}
+   * sorts by a selected {@code t.x}. The caller's column (1-based) so selected, or 0. A hidden
+   * unqualified copy would be ambiguous in a self-join.
+   */
+  private int selectedColumnNamed(Expression e, int visible) {
+    String name = e instanceof Column c && c.getTable() == null ? bareName(e) : null;
+    for (int i = 0; name != null && i < visible; i++) {
+      SelectItem<?> item = items.get(i);
+      Slot kind = i < columns.size() ? columns.get(i) : null;
+      if (item.getAlias() == null && item.getExpression() instanceof Column sc
+          && name.equals(TemplateBuilder.unquote(sc.getColumnName())) && (kind == null || kind.fold() == Fold.FIRST)) {
+        return i + 1;
+      }
+    }
+    return 0;
   }
 
   /**

@@ -987,6 +987,10 @@ public final class QueryGenerator {
         Set.of(), nk);
     fx("SELECT p1.* FROM posts p1 JOIN posts p2 ON p1.user_id = p2.user_id AND p1.post_id = p2.post_id"
         + " ORDER BY post_id LIMIT 30", t, List.of(), Set.of(), Set.of(), nk);
+    fx("SELECT u1.country_code, COUNT(*) FROM users u1 JOIN users u2 ON u1.user_id = u2.user_id"
+        + " GROUP BY u1.country_code ORDER BY country_code", t, List.of(), Set.of(1), Set.of(0), nk);
+    fx("SELECT p1.title, p1.post_id FROM posts p1 JOIN posts p2 ON p1.user_id = p2.user_id AND p1.post_id = p2.post_id"
+        + " ORDER BY post_id DESC LIMIT 20", t, List.of(), Set.of(), Set.of(), nk);
     fx("SELECT YEAR(created) AS year, COUNT(*) FROM users GROUP BY year HAVING COUNT(*) > 2 ORDER BY year", t, List.of(),
         Set.of(1), Set.of(), nk);
     fx("SELECT MONTH(created) AS month, COUNT(*) AS n FROM posts GROUP BY month ORDER BY month", t, List.of(), Set.of(1),
