@@ -180,7 +180,7 @@ final class QueryRoute {
       throw ShardexError.CROSS_SHARD.exception("SELECT", Router.join(targets),
           "its SHARDED table " + inner + " is read only inside a subquery, so each shard would answer the whole query"
               + " from its own part of " + inner,
-          "give " + inner + "'s key in the subquery, or run the subquery first and pass its result");
+          "give the key of " + inner + " in the subquery, or run the subquery first and pass its result");
     }
   }
 
