@@ -21,7 +21,8 @@ final class MultiStatements {
 
   /**
    * Routes every part (a dry run: no key is placed) and rewrites every merged SELECT before any
-   * part runs, so a text with a refused part is refused whole instead of half applied.
+   * part runs, so a text with a refused part is refused whole instead of half applied. Parts after
+   * a DDL part are decided when they run: the catalog they route by may be the DDL's doing.
    */
   private void decideAll(List<String> parts) throws SQLException {
     for (String part : parts) {
@@ -29,6 +30,9 @@ final class MultiStatements {
       switch (a.template().type()) {
         case SESSION, TRANSACTION, EXPLAIN_ROUTE -> {
           continue;
+        }
+        case DDL -> {
+          return;
         }
         default -> { }
       }
