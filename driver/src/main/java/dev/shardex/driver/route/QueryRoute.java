@@ -10,6 +10,7 @@ import dev.shardex.driver.sql.ColumnLink;
 import dev.shardex.driver.sql.ColumnRef;
 import dev.shardex.driver.sql.KeyPredicate;
 import dev.shardex.driver.sql.RouteTemplate;
+import dev.shardex.driver.sql.SelectShape;
 import dev.shardex.driver.sql.StatementType;
 import dev.shardex.driver.sql.TableRef;
 import dev.shardex.driver.sql.ValueSource;
@@ -104,17 +105,28 @@ final class QueryRoute {
     if (targets.size() > 1) {
       refuseRepeatedOuterRows(targets);
       refuseShardedOnlyInSubquery(targets);
-      String merge = t.shape().needsMerge();
-      if (merge != null && t.shape().mergeable()) {
+      SelectShape shape = keyGroupedExact() ? t.shape() : t.shape().withNested();
+      String merge = shape.needsMerge();
+      if (merge != null && shape.mergeable()) {
         return RoutePlan.of(Fanout.MERGE, targets, false);
       }
       if (merge != null) {
         throw ShardexError.CROSS_SHARD.exception("SELECT", Router.join(targets),
-            "its " + t.shape().unmergeable() + " needs a cross-shard merge, which this version does not do",
+            "its " + shape.unmergeable() + " needs a cross-shard merge, which this version does not do",
             "add the key (key = ? or key IN (...) on one shard) to route it to one shard");
       }
     }
     return withInSplit(RoutePlan.of(Fanout.CONCAT, targets, false), targets);
+  }
+
+  /** Whether every derived table that groups does so by a shard key of its own scope (so each group is on one shard). */
+  private boolean keyGroupedExact() {
+    for (SelectShape.KeyGrouped d : t.shape().keyGrouped()) {
+      if (d.groupBy().stream().noneMatch(c -> resolve(c) >= 0)) {
+        return false;
+      }
+    }
+    return true;
   }
 
   /** Each shard gets only its own keys of the IN list that spread the statement over several shards. */

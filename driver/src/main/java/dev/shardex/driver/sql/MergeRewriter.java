@@ -428,7 +428,7 @@ final class MergeRewriter {
     return found[0];
   }
 
-  private static boolean hasWindow(Expression e) {
+  static boolean hasWindow(Expression e) {
     boolean[] found = {false};
     if (e != null) {
       e.accept(new ExpressionVisitorAdapter<Void>() {

@@ -11,22 +11,37 @@ import java.util.Set;
  */
 public record SelectShape(
     boolean orderBy, boolean limit, boolean aggregates, boolean groupBy, boolean distinct, boolean union,
-    boolean lockingRead, boolean nested, Set<Integer> rowScopes) {
-  public static final SelectShape NONE = new SelectShape(false, false, false, false, false, false, false, false, null);
+    boolean lockingRead, boolean nested, Set<Integer> rowScopes, java.util.List<KeyGrouped> keyGrouped) {
+  public static final SelectShape NONE =
+      new SelectShape(false, false, false, false, false, false, false, false, null, java.util.List.of());
+
+  /**
+   * A derived table that aggregates with a GROUP BY: exact on every shard (and so needing no merge
+   * of its own) when one of its GROUP BY columns is the shard key of a SHARDED table in its scope,
+   * since each group's rows then live on one shard. Which columns are keys is known at route time.
+   */
+  public record KeyGrouped(int scope, java.util.List<ColumnRef> groupBy) {}
 
   public SelectShape(boolean orderBy, boolean limit, boolean aggregates, boolean groupBy, boolean distinct,
       boolean union, boolean lockingRead) {
-    this(orderBy, limit, aggregates, groupBy, distinct, union, lockingRead, false, null);
+    this(orderBy, limit, aggregates, groupBy, distinct, union, lockingRead, false, null, java.util.List.of());
   }
 
   /** The same shape, marked as holding a subquery that aggregates, groups, de-duplicates or limits. */
   public SelectShape withNested() {
-    return new SelectShape(orderBy, limit, aggregates, groupBy, distinct, union, lockingRead, true, rowScopes);
+    return new SelectShape(orderBy, limit, aggregates, groupBy, distinct, union, lockingRead, true, rowScopes, keyGrouped);
   }
 
   /** The same shape, knowing which scopes' rows reach the result. */
   public SelectShape withRowScopes(Set<Integer> scopes) {
-    return new SelectShape(orderBy, limit, aggregates, groupBy, distinct, union, lockingRead, nested, Set.copyOf(scopes));
+    return new SelectShape(orderBy, limit, aggregates, groupBy, distinct, union, lockingRead, nested, Set.copyOf(scopes),
+        keyGrouped);
+  }
+
+  /** The same shape with the derived tables that are exact if grouped by a shard key. */
+  public SelectShape withKeyGrouped(java.util.List<KeyGrouped> derived) {
+    return new SelectShape(orderBy, limit, aggregates, groupBy, distinct, union, lockingRead, nested, rowScopes,
+        java.util.List.copyOf(derived));
   }
 
   /** Whether rows of this scope reach the result (false for scalar, IN and EXISTS subqueries). */

@@ -68,6 +68,8 @@ final class TemplateBuilder {
   private boolean nestedNeedsMerge;
   /** Scopes whose rows reach the result: the top level, UNION branches, derived tables, CTEs. */
   private final Set<Integer> rowScopes = new HashSet<>();
+  /** Derived tables that aggregate with a GROUP BY: exact when it holds a shard key (decided at route time). */
+  private final List<SelectShape.KeyGrouped> keyGrouped = new ArrayList<>();
   private int maxParam;
 
   TemplateBuilder(Hints hints) {
@@ -80,7 +82,7 @@ final class TemplateBuilder {
     int scope = newScope(-1);
     rowScopes.add(scope);
     walkSelect(select, scope);
-    SelectShape shape = shape(select).withRowScopes(rowScopes);
+    SelectShape shape = shape(select).withRowScopes(rowScopes).withKeyGrouped(keyGrouped);
     if (nestedNeedsMerge) {
       shape = shape.withNested();
     }
@@ -240,9 +242,18 @@ final class TemplateBuilder {
     if (item instanceof Table table) {
       addTable(table, scope);
     } else if (item instanceof ParenthesedSelect sub) {
-      // A derived table computes per shard; a concatenation is wrong if it aggregates or limits.
-      nestedNeedsMerge |= mergeSensitive(sub.getSelect());
-      walkSelect(sub.getSelect(), rowScope(scope));
+      // A derived table computes per shard; a concatenation is wrong if it aggregates or limits,
+      // unless it groups by a shard key (each group on one shard), which routing decides.
+      int inner = rowScope(scope);
+      if (mergeSensitive(sub.getSelect())) {
+        List<ColumnRef> groups = keyGroupCandidates(sub.getSelect(), inner);
+        if (groups.isEmpty()) {
+          nestedNeedsMerge = true;
+        } else {
+          keyGrouped.add(new SelectShape.KeyGrouped(inner, groups));
+        }
+      }
+      walkSelect(sub.getSelect(), inner);
     } else if (item instanceof ParenthesedFromItem nested) {
       walkFrom(nested.getFromItem(), scope);
       walkJoins(nested.getJoins(), scope);
@@ -514,6 +525,31 @@ final class TemplateBuilder {
     boolean aggregates = aggregate[0] || MergeRewriter.isAggregate(plain.getHaving());
     return new SelectShape(order, limit, aggregates, plain.getGroupBy() != null, plain.getDistinct() != null, false,
         locking);
+  }
+
+  /**
+   * The GROUP BY columns of a derived SELECT that groups without LIMIT, DISTINCT, ROLLUP or window
+   * functions (any of which would still need a merge); empty when it is no candidate.
+   */
+  private static List<ColumnRef> keyGroupCandidates(Select select, int scope) {
+    if (!(select instanceof PlainSelect plain) || plain.getGroupBy() == null || plain.getGroupBy().isMysqlWithRollup()
+        || plain.getDistinct() != null || plain.getLimit() != null || plain.getOffset() != null || plain.getFetch() != null
+        || plain.getWithItemsList() != null) {
+      return List.of();
+    }
+    for (SelectItem<?> item : plain.getSelectItems()) {
+      if (MergeRewriter.hasWindow(item.getExpression())) {
+        return List.of();
+      }
+    }
+    List<ColumnRef> out = new ArrayList<>();
+    for (Expression g : plain.getGroupBy().getGroupByExpressionList()) {
+      if (g instanceof Column c) {
+        out.add(new ColumnRef(scope, c.getTable() == null || c.getTable().getName() == null ? null : qualifier(c.getTable()),
+            columnName(c)));
+      }
+    }
+    return out;
   }
 
   /** Whether a nested SELECT computes something per shard that a concatenation would get wrong. */

@@ -936,6 +936,18 @@ public final class QueryGenerator {
     fx("SELECT * FROM (SELECT user_id FROM users HAVING COUNT(*) >= 1) s", none, List.of(), Set.of(), Set.of(), nk);
     fx("SELECT * FROM (SELECT user_id, COUNT(*) AS n FROM posts GROUP BY user_id) s ORDER BY user_id", t, List.of(),
         Set.of(), Set.of(), nk);
+    // ... exact (each group on one shard) when they group by the shard key
+    fx("SELECT COUNT(*), SUM(n), MAX(n) FROM (SELECT user_id, COUNT(*) AS n FROM comments GROUP BY user_id"
+        + " HAVING COUNT(*) > 3) s", none, List.of(), Set.of(0, 1, 2), Set.of(), nk);
+    fx("SELECT s.n, COUNT(*) FROM (SELECT user_id, COUNT(*) AS n FROM posts GROUP BY user_id) s GROUP BY s.n ORDER BY s.n",
+        t, List.of(), Set.of(1), Set.of(), nk);
+    fx("SELECT * FROM (SELECT p.user_id, COUNT(*) AS n FROM posts p JOIN comments c ON c.user_id = p.user_id"
+        + " AND c.post_id = p.post_id GROUP BY p.user_id) s ORDER BY n DESC, user_id LIMIT 10", t, List.of(), Set.of(),
+        Set.of(), nk);
+    fx("SELECT * FROM (SELECT category, COUNT(*) AS n FROM posts GROUP BY category) s ORDER BY category", t, List.of(),
+        Set.of(), Set.of(0), nk);
+    fx("SELECT * FROM (SELECT user_id, COUNT(*) AS n FROM posts GROUP BY user_id ORDER BY n DESC LIMIT 3) s", none,
+        List.of(), Set.of(), Set.of(), nk);
     fx("SELECT s.user_id, s.name FROM (SELECT user_id, name FROM users WHERE score > 10) s ORDER BY s.user_id", t,
         List.of(), Set.of(), Set.of(), nk);
     fx("SELECT s.code FROM (SELECT code FROM countries WHERE region IS NOT NULL) s ORDER BY s.code", t, List.of(),
