@@ -210,21 +210,27 @@ public final class Router {
     if (t.insertSelect()) {
       throw ShardexError.INSERT_SELECT.exception(table);
     }
-    TableSchemas.Schema schema = ctx.schema(table);
+    // the table's columns and unique keys are read (once, lazily) only when this INSERT needs them
     String upsert = t.upsertKind();
+    List<String> columns = t.insertColumns();
+    TableSchemas.Schema schema = upsert != null || columns.isEmpty() ? ctx.schema(table) : TableSchemas.Schema.UNKNOWN;
     String unkeyed = upsert == null ? null : schema.keyWithout(def.keyColumn());
     if (unkeyed != null) {
       throw ShardexError.UPSERT_KEY.exception(upsert, table, unkeyed, def.keyColumn(), def.keyColumn());
     }
-    List<String> columns = t.insertColumns();
+    ValueSource keySet = t.assignments().get(def.keyColumn());
+    if (keySet instanceof ValueSource.Opaque expression && !keepsKey(expression.text(), def.keyColumn())) {
+      throw ShardexError.KEY_CHANGE.exception(table, def.keyColumn(), "in ON DUPLICATE KEY UPDATE to an expression ('"
+          + expression.text() + "') that may name a key on another shard");
+    }
     if (columns.isEmpty() && schema.known()) {
       columns = schema.columnNames(); // INSERT INTO t VALUES (...): the table's columns, in order
     }
     int keyIndex = columns.indexOf(def.keyColumn());
     for (List<ValueSource> row : t.insertRows()) {
       if (keyIndex >= row.size()) {
-        throw ShardexError.UNSUPPORTED.exception("INSERT into " + table + " without a column list and with "
-            + row.size() + " values for its " + columns.size() + " columns", "name the columns");
+        throw ShardexError.UNSUPPORTED.exception("INSERT into " + table + " giving " + row.size() + " values for "
+            + columns.size() + " columns", "give one value per column, or name the columns");
       }
     }
     boolean keyFilled = fill != null && fill.column().equals(def.keyColumn());
@@ -241,10 +247,6 @@ public final class Router {
       rowsPerShard.computeIfAbsent(shard, s -> new ArrayList<>()).add(r);
     }
     ValueSource onDuplicate = t.assignments().get(def.keyColumn());
-    if (onDuplicate instanceof ValueSource.Opaque expression && !keepsKey(expression.text(), def.keyColumn())) {
-      throw ShardexError.KEY_CHANGE.exception(table, def.keyColumn(), "in ON DUPLICATE KEY UPDATE to an expression ('"
-          + expression.text() + "') that may name a key on another shard");
-    }
     if (onDuplicate != null && !(onDuplicate instanceof ValueSource.Opaque)) {
       checkKeyStays(def, onDuplicate, values, List.copyOf(rowsPerShard.keySet()), ctx);
     }
