@@ -179,15 +179,20 @@ final class QueryRoute {
    * each computed from one shard's part of the SHARDED table.
    */
   private void refuseShardedOnlyInSubquery(List<Integer> targets) throws SQLException {
-    String inner = null;
+    java.util.Map<Integer, String> innerOnly = new java.util.TreeMap<>(); // per top-level UNION branch
+    java.util.Set<Integer> rowSharded = new java.util.HashSet<>();
     for (int i = 0; i < defs.length; i++) {
       if (defs[i] != null && defs[i].kind() == TableKind.SHARDED) {
+        int branch = t.tables().get(i).branch();
         if (t.shape().rowScope(t.tables().get(i).scope())) {
-          return;
+          rowSharded.add(branch);
+        } else {
+          innerOnly.putIfAbsent(branch, defs[i].name());
         }
-        inner = defs[i].name();
       }
     }
+    innerOnly.keySet().removeAll(rowSharded);
+    String inner = innerOnly.isEmpty() ? null : innerOnly.values().iterator().next();
     if (inner != null) {
       throw ShardexError.CROSS_SHARD.exception("SELECT", Router.join(targets),
           "its SHARDED table " + inner + " is read only inside a subquery, so each shard would answer the whole query"

@@ -960,6 +960,8 @@ public final class QueryGenerator {
     fx("SELECT code, (SELECT name FROM users ORDER BY user_id LIMIT 1) AS e FROM countries", none, List.of(), Set.of(),
         Set.of(), nk);
     fx("SELECT (SELECT COUNT(*) FROM posts) AS n", none, List.of(), Set.of(), Set.of(), nk);
+    fx("SELECT user_id FROM users UNION ALL SELECT (SELECT COUNT(*) FROM posts) FROM countries", none, List.of(), Set.of(),
+        Set.of(), nk);
     fx("SELECT co.code, (SELECT COUNT(*) FROM users u WHERE u.country_code = co.code) AS n FROM countries co"
         + " ORDER BY co.code", t, List.of(), Set.of(), Set.of(), nk);
     fx("SELECT code FROM countries WHERE code IN (SELECT country_code FROM users) ORDER BY code", t, List.of(), Set.of(),
