@@ -20,7 +20,7 @@ public enum ShardexError {
   // and evict it; a refused statement leaves the connection healthy, so these use the subclass S00.
   NO_KEY_WRITE("SHX1201", "0AS00", "%s on SHARDED table %s has no key: add %s = ? or %s IN (...) to its WHERE clause, or set shardex.scatterWrites=allow to run it on every shard"),
   INSERT_NO_KEY("SHX1202", "0AS00", "INSERT into SHARDED table %s does not set its key column %s: add %s to the column list"),
-  KEY_CHANGE("SHX1203", "0AS00", "UPDATE of table %s sets its shard key %s to a key owned by shard %d while the row lives on shard %d: delete and re-insert the row, or move the key with 'shardex users move'"),
+  KEY_CHANGE("SHX1203", "0AS00", "UPDATE of table %s sets its shard key %s %s: delete and re-insert the row, or move the key with 'shardex users move'"),
   KEY_SET_WITHOUT_KEY("SHX1204", "0AS00", "UPDATE of table %s sets its shard key %s without naming the current key in WHERE: add %s = ? to the WHERE clause"),
   CROSS_KEYSPACE("SHX1205", "0AS00", "statement joins %s (key space %s) and %s (key space %s): tables of different key spaces live on different shards; query them separately"),
   JOIN_NOT_ON_KEY("SHX1206", "0AS00", "statement combines SHARDED tables %s without joining them on their keys (%s) or giving each the same key: their rows may live on different shards; join on the key columns or query them separately"),
@@ -28,6 +28,7 @@ public enum ShardexError {
   INSERT_SELECT("SHX1208", "0AS00", "INSERT ... SELECT into SHARDED table %s is not supported: read the rows, then insert them"),
   UNSUPPORTED("SHX1209", "0AS00", "%s is not supported: %s"),
   MULTI_TABLE_WRITE("SHX1210", "0AS00", "multi-table %s touching %s is not supported unless every SHARDED table has the same key on one shard: add the key to each table's WHERE"),
+  UPSERT_KEY("SHX1211", "0AS00", "%s into SHARDED table %s is refused: its %s does not contain the shard key %s, so the row it collides with may live on another shard and would be duplicated instead of replaced; add %s to that key, or find the row by that key first and UPDATE it (or INSERT a new one) by its shard key"),
   // 25 / 0A: transactions
   BEST_EFFORT_PARTIAL("SHX1302", "HY000", "best_effort commit: shards %s committed, shards %s did not (%s); the transaction is now partly applied: repair the failed shards' rows or retry that part"),
   SECOND_SHARD("SHX1301", "0AS00", "transaction already runs on shard %d and this statement needs shard %s; shardex.transactions=single allows one shard per transaction: commit first, or route the statement by the same key"),

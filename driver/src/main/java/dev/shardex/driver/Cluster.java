@@ -30,6 +30,7 @@ public final class Cluster implements AutoCloseable {
     this.pools = new ShardPools(directory, config, config.passThrough, config.poolSize, config.connectTimeoutMs,
         config.instance);
     this.templates = new TemplateCache(config.templateCacheSize);
+    this.schemas = new dev.shardex.driver.route.TableSchemas(directory, id -> pools.borrow(directory.shard(id)));
     this.fanout = dev.shardex.driver.execute.Fanouts.create(config.instance, config.fanoutThreads);
     if (config.transactions == dev.shardex.driver.execute.TransactionMode.XA) {
       recoverQuietly();
@@ -151,6 +152,13 @@ public final class Cluster implements AutoCloseable {
     return pools;
   }
 
+  private final dev.shardex.driver.route.TableSchemas schemas;
+
+  /** Tables' columns and unique keys, read from a shard on first use. */
+  public dev.shardex.driver.route.TableSchemas schemas() {
+    return schemas;
+  }
+
   public TemplateCache templates() {
     return templates;
   }
@@ -165,7 +173,7 @@ public final class Cluster implements AutoCloseable {
 
   public RouteContext routeContext(Integer preferredShard, java.util.Collection<AutoCloseable> held) {
     return new RouteContext(directory, config.hints, config.scatterWrites, preferredShard, false, config.sequenceBlock,
-        held);
+        held).withSchemas(schemas);
   }
 
   @Override

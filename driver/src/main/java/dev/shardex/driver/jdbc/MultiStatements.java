@@ -20,6 +20,31 @@ final class MultiStatements {
   }
 
   /**
+   * Routes every part (a dry run: no key is placed) and rewrites every merged SELECT before any
+   * part runs, so a text with a refused part is refused whole instead of half applied. Parts after
+   * a DDL part are decided when they run: the catalog they route by may be the DDL's doing.
+   */
+  private void decideAll(List<String> parts) throws SQLException {
+    for (String part : parts) {
+      Analysis a = conn.cluster().templates().plain(part);
+      switch (a.template().type()) {
+        case SESSION, TRANSACTION, EXPLAIN_ROUTE -> {
+          continue;
+        }
+        case DDL -> {
+          return;
+        }
+        default -> { }
+      }
+      RoutePlan plan = dev.shardex.driver.route.Router.route(a.template(), a.literals(),
+          conn.cluster().routeContext(conn.session().transactionShard(), conn.session().heldGuards()).explaining());
+      if (plan.fanout() == Fanout.MERGE) {
+        conn.cluster().templates().merge(a.text(), dev.shardex.driver.route.Router.join(plan.shards()));
+      }
+    }
+  }
+
+  /**
    * Multi-statement text. When every part routes to the same single shard and none is a session,
    * transaction or DDL statement, the whole text goes in one round trip (allowMultiQueries is on
    * for shard connections); otherwise each part is routed and run on its own, in order.
@@ -31,6 +56,7 @@ final class MultiStatements {
    * connection goes back to its pool.
    */
   MultiResults run(List<String> parts, String sql, Statement owner) throws SQLException {
+    decideAll(parts);
     List<RoutePlan> plans = new ArrayList<>();
     boolean wrapped = parts.size() >= 3 && conn.getAutoCommit()
         && SessionStatements.match(SessionStatements.BEGIN, SessionStatements.body(parts.get(0))).matches()

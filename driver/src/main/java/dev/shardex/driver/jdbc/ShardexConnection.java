@@ -101,7 +101,11 @@ public final class ShardexConnection extends UnsupportedConnection {
             }
             return plan.fill() != null && keys ? MergedQuery.filledKeys(out, plan.fill()) : out;
           }
-          return ddl(plan, call, owner, sql, t);
+          try {
+            return ddl(plan, call, owner, sql, t);
+          } finally {
+            cluster.schemas().forget(t.ddl().tables()); // and anything read while it ran
+          }
         } finally {
           session.settle(plan.guards());
         }
@@ -111,6 +115,7 @@ public final class ShardexConnection extends UnsupportedConnection {
   private Outcome ddl(RoutePlan plan, ShardCall call, Statement owner, String sql, RouteTemplate t) throws SQLException {
     boolean createsNew = CreateTableEffects.createsNew(t, cluster.directory());
     Outcome out;
+    cluster.schemas().forget(t.ddl().tables()); // columns and keys are read again on next use
     try {
       out = PlanExecutor.execute(plan, session, call, false, owner, "DDL '" + abbreviate(sql) + "'", cluster.fanout());
     } catch (SQLException e) {
@@ -177,25 +182,25 @@ public final class ShardexConnection extends UnsupportedConnection {
     Analysis a = cluster.templates().plain(inner);
     List<Object[]> rows = new ArrayList<>();
     switch (a.template().type()) {
-      case SESSION, TRANSACTION, EXPLAIN_ROUTE -> rows.add(new Object[] {null, inner});
+      case SESSION, TRANSACTION, EXPLAIN_ROUTE -> rows.add(new Object[] {null, inner, null});
       default -> {
         RoutePlan plan = Router.route(a.template(), a.literals(),
             cluster.routeContext(session.transactionShard(), session.heldGuards()).explaining());
         String shards = Router.join(plan.shards());
-        String merged = plan.fanout() == Fanout.MERGE
-            ? new MergedQuery(cluster, session).shardText(cluster.templates().merge(a.text(), shards), a.literals(), shards)
-            : null;
+        MergeSpec spec = plan.fanout() == Fanout.MERGE ? cluster.templates().merge(a.text(), shards) : null;
+        String merged = spec == null ? null : new MergedQuery(cluster, session).shardText(spec, a.literals(), shards);
+        String merge = spec == null ? null : spec.describe(a.literals()); // the client's part of a merged read
         for (int shard : plan.shards()) {
           if (merged != null) {
-            rows.add(new Object[] {shard, merged});
+            rows.add(new Object[] {shard, merged, merge});
             continue;
           }
-          rows.add(new Object[] {shard, plan.sqlFor(inner, shard).text()});
+          rows.add(new Object[] {shard, plan.sqlFor(inner, shard).text(), null});
         }
       }
     }
-    return new Outcome(InMemoryResults.of(List.of("shard_id", "sql_sent"), List.of(Types.INTEGER, Types.VARCHAR), rows), -1,
-        null);
+    return new Outcome(InMemoryResults.of(List.of("shard_id", "sql_sent", "merge"),
+        List.of(Types.INTEGER, Types.VARCHAR, Types.VARCHAR), rows), -1, null);
   }
 
   private static String abbreviate(String sql) {

@@ -48,7 +48,7 @@ final class HavingEvaluator {
   }
 
   boolean keeps(Expression having, Cell[] row) throws SQLException {
-    return Boolean.TRUE.equals(eval(having, row));
+    return Boolean.TRUE.equals(truth(eval(having, row)));
   }
 
   private Object eval(Expression e, Cell[] row) throws SQLException {
@@ -72,16 +72,16 @@ final class HavingEvaluator {
     } else if (e instanceof ParenthesedExpressionList<?> p && p.size() == 1) {
       return eval(p.get(0), row);
     } else if (e instanceof AndExpression and) {
-      Object l = eval(and.getLeftExpression(), row);
-      Object r = eval(and.getRightExpression(), row);
+      Object l = truth(eval(and.getLeftExpression(), row));
+      Object r = truth(eval(and.getRightExpression(), row));
       return Boolean.FALSE.equals(l) || Boolean.FALSE.equals(r) ? Boolean.FALSE : l == null || r == null ? null : Boolean.TRUE;
     } else if (e instanceof OrExpression or) {
-      Object l = eval(or.getLeftExpression(), row);
-      Object r = eval(or.getRightExpression(), row);
+      Object l = truth(eval(or.getLeftExpression(), row));
+      Object r = truth(eval(or.getRightExpression(), row));
       return Boolean.TRUE.equals(l) || Boolean.TRUE.equals(r) ? Boolean.TRUE : l == null || r == null ? null : Boolean.FALSE;
     } else if (e instanceof NotExpression not) {
-      Object v = eval(not.getExpression(), row);
-      return v == null ? null : !(Boolean) v;
+      Boolean v = truth(eval(not.getExpression(), row));
+      return v == null ? null : !v;
     } else if (e instanceof IsNullExpression isNull) {
       boolean isNullValue = eval(isNull.getLeftExpression(), row) == null;
       return isNull.isNot() != isNullValue;
@@ -125,6 +125,24 @@ final class HavingEvaluator {
       return c <= 0;
     }
     throw unsupported(e);
+  }
+
+  /**
+   * A value as a condition, as MySQL reads one: NULL is unknown, a number is true unless zero
+   * ({@code HAVING SUM(x)}), a string is the number it starts with.
+   */
+  private static final java.util.regex.Pattern LEADING_NUMBER =
+      java.util.regex.Pattern.compile("^\\s*[-+]?(\\d+\\.?\\d*|\\.\\d+)([eE][-+]?\\d+)?");
+
+  static Boolean truth(Object v) {
+    if (v == null || v instanceof Boolean) {
+      return (Boolean) v;
+    }
+    if (v instanceof Number n) {
+      return ValueOrder.decimal(n).signum() != 0;
+    }
+    java.util.regex.Matcher m = LEADING_NUMBER.matcher(v.toString());
+    return m.find() && new BigDecimal(m.group().strip()).signum() != 0;
   }
 
   private static Number asNumber(Object v) {

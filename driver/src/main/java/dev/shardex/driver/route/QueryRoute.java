@@ -10,6 +10,7 @@ import dev.shardex.driver.sql.ColumnLink;
 import dev.shardex.driver.sql.ColumnRef;
 import dev.shardex.driver.sql.KeyPredicate;
 import dev.shardex.driver.sql.RouteTemplate;
+import dev.shardex.driver.sql.SelectShape;
 import dev.shardex.driver.sql.StatementType;
 import dev.shardex.driver.sql.TableRef;
 import dev.shardex.driver.sql.ValueSource;
@@ -103,17 +104,29 @@ final class QueryRoute {
     }
     if (targets.size() > 1) {
       refuseRepeatedOuterRows(targets);
-      String merge = t.shape().needsMerge();
-      if (merge != null && t.shape().mergeable()) {
+      refuseShardedOnlyInSubquery(targets);
+      SelectShape shape = keyGroupedExact() ? t.shape() : t.shape().withNested();
+      String merge = shape.needsMerge();
+      if (merge != null && shape.mergeable()) {
         return RoutePlan.of(Fanout.MERGE, targets, false);
       }
       if (merge != null) {
         throw ShardexError.CROSS_SHARD.exception("SELECT", Router.join(targets),
-            "its " + merge + " needs a cross-shard merge, which this version does not do",
+            "its " + shape.unmergeable() + " needs a cross-shard merge, which this version does not do",
             "add the key (key = ? or key IN (...) on one shard) to route it to one shard");
       }
     }
     return withInSplit(RoutePlan.of(Fanout.CONCAT, targets, false), targets);
+  }
+
+  /** Whether every derived table that groups does so by a shard key of its own scope (so each group is on one shard). */
+  private boolean keyGroupedExact() {
+    for (SelectShape.KeyGrouped d : t.shape().keyGrouped()) {
+      if (d.groupBy().stream().noneMatch(c -> resolve(c) >= 0)) {
+        return false;
+      }
+    }
+    return true;
   }
 
   /** Each shard gets only its own keys of the IN list that spread the statement over several shards. */
@@ -157,6 +170,34 @@ final class QueryRoute {
       throw ShardexError.CROSS_SHARD.exception("SELECT", Router.join(targets),
           "its outer join keeps every row of GLOBAL table " + keptGlobal + ", which each shard would return",
           "add the key, or join the other way (SHARDED LEFT JOIN GLOBAL)");
+    }
+  }
+
+  /**
+   * On several shards, a read whose result rows come only from GLOBAL tables (or no table) while a
+   * SHARDED table sits in a scalar, IN or EXISTS subquery would return every row once per shard,
+   * each computed from one shard's part of the SHARDED table.
+   */
+  private void refuseShardedOnlyInSubquery(List<Integer> targets) throws SQLException {
+    java.util.Map<Integer, String> innerOnly = new java.util.TreeMap<>(); // per top-level UNION branch
+    java.util.Set<Integer> rowSharded = new java.util.HashSet<>();
+    for (int i = 0; i < defs.length; i++) {
+      if (defs[i] != null && defs[i].kind() == TableKind.SHARDED) {
+        int branch = t.tables().get(i).branch();
+        if (t.shape().rowScope(t.tables().get(i).scope())) {
+          rowSharded.add(branch);
+        } else {
+          innerOnly.putIfAbsent(branch, defs[i].name());
+        }
+      }
+    }
+    innerOnly.keySet().removeAll(rowSharded);
+    String inner = innerOnly.isEmpty() ? null : innerOnly.values().iterator().next();
+    if (inner != null) {
+      throw ShardexError.CROSS_SHARD.exception("SELECT", Router.join(targets),
+          "its SHARDED table " + inner + " is read only inside a subquery, so each shard would answer the whole query"
+              + " from its own part of " + inner,
+          "give the key of " + inner + " in the subquery, or run the subquery first and pass its result");
     }
   }
 

@@ -11,16 +11,34 @@ import dev.shardex.directory.Directory;
  */
 public record RouteContext(
     Directory directory, boolean hintsEnabled, boolean scatterWrites, Integer preferredShard, boolean dryRun,
-    java.util.List<AutoCloseable> guards, int sequenceBlock, java.util.Collection<AutoCloseable> held) {
+    java.util.List<AutoCloseable> guards, int sequenceBlock, java.util.Collection<AutoCloseable> held,
+    TableSchemas schemas) {
+
+  public RouteContext(Directory directory, boolean hintsEnabled, boolean scatterWrites, Integer preferredShard,
+      boolean dryRun, java.util.List<AutoCloseable> guards, int sequenceBlock, java.util.Collection<AutoCloseable> held) {
+    this(directory, hintsEnabled, scatterWrites, preferredShard, dryRun, guards, sequenceBlock, held, null);
+  }
 
   public RouteContext(Directory directory, boolean hintsEnabled, boolean scatterWrites, Integer preferredShard,
       boolean dryRun, int sequenceBlock, java.util.Collection<AutoCloseable> held) {
-    this(directory, hintsEnabled, scatterWrites, preferredShard, dryRun, new java.util.ArrayList<>(), sequenceBlock, held);
+    this(directory, hintsEnabled, scatterWrites, preferredShard, dryRun, new java.util.ArrayList<>(), sequenceBlock, held,
+        null);
+  }
+
+  /** The same context knowing tables' columns and unique keys. */
+  public RouteContext withSchemas(TableSchemas s) {
+    return new RouteContext(directory, hintsEnabled, scatterWrites, preferredShard, dryRun, guards, sequenceBlock, held, s);
+  }
+
+  /** A table's columns and unique keys (read lazily), or UNKNOWN without schema access. */
+  public TableSchemas.Schema schema(String table) throws java.sql.SQLException {
+    return schemas == null ? TableSchemas.Schema.UNKNOWN : schemas.of(table);
   }
 
   /** The same context for EXPLAIN ROUTE: nothing is placed in the directory, no key is guarded. */
   public RouteContext explaining() {
-    return new RouteContext(directory, hintsEnabled, scatterWrites, preferredShard, true, guards, sequenceBlock, held);
+    return new RouteContext(directory, hintsEnabled, scatterWrites, preferredShard, true, guards, sequenceBlock, held,
+        schemas);
   }
 
   /** How a write routes a key: place new keys (INSERT), only existing ones (UPDATE/DELETE), or predict. */

@@ -224,7 +224,29 @@ public final class Router {
     if (t.insertSelect()) {
       throw ShardexError.INSERT_SELECT.exception(table);
     }
-    int keyIndex = t.insertColumns().indexOf(def.keyColumn());
+    // the table's columns and unique keys are read (once, lazily) only when this INSERT needs them
+    String upsert = t.upsertKind();
+    List<String> columns = t.insertColumns();
+    TableSchemas.Schema schema = upsert != null || columns.isEmpty() ? ctx.schema(table) : TableSchemas.Schema.UNKNOWN;
+    String unkeyed = upsert == null ? null : schema.keyWithout(def.keyColumn());
+    if (unkeyed != null) {
+      throw ShardexError.UPSERT_KEY.exception(upsert, table, unkeyed, def.keyColumn(), def.keyColumn());
+    }
+    ValueSource keySet = t.assignments().get(def.keyColumn());
+    if (keySet instanceof ValueSource.Opaque expression && !keepsKey(expression.text(), def.keyColumn())) {
+      throw ShardexError.KEY_CHANGE.exception(table, def.keyColumn(), "in ON DUPLICATE KEY UPDATE to an expression ('"
+          + expression.text() + "') that may name a key on another shard");
+    }
+    if (columns.isEmpty() && schema.known()) {
+      columns = schema.columnNames(); // INSERT INTO t VALUES (...): the table's columns, in order
+    }
+    int keyIndex = columns.indexOf(def.keyColumn());
+    for (List<ValueSource> row : t.insertRows()) {
+      if (keyIndex >= row.size()) {
+        throw ShardexError.UNSUPPORTED.exception("INSERT into " + table + " giving " + row.size() + " values for "
+            + columns.size() + " columns", "give one value per column, or name the columns");
+      }
+    }
     boolean keyFilled = fill != null && fill.column().equals(def.keyColumn());
     if (keyIndex < 0 && !keyFilled) {
       throw ShardexError.INSERT_NO_KEY.exception(table, def.keyColumn(), def.keyColumn());
@@ -251,6 +273,16 @@ public final class Router {
   }
 
   /**
+   * {@code key = VALUES(key)}, {@code key = key} or {@code key = alias.key} in ON DUPLICATE KEY
+   * UPDATE: the colliding row has the same key (every unique key contains it), so nothing moves.
+   */
+  private static boolean keepsKey(String expression, String keyColumn) {
+    String e = expression.replace("`", "").replaceAll("\\s+", "").toLowerCase(java.util.Locale.ROOT);
+    return e.equals(keyColumn) || e.equals("values(" + keyColumn + ")") || e.endsWith("." + keyColumn)
+        && e.indexOf('.') == e.lastIndexOf('.') && e.matches("[a-z0-9_$]+\\.[a-z0-9_$]+");
+  }
+
+  /**
    * An assignment to a row's shard key must keep the row on its shard: the new key must be owned
    * by the shard(s) the rows live on; a new key is placed there (not on a dry run).
    */
@@ -266,7 +298,8 @@ public final class Router {
     int owner = p == null ? rowShards.get(0) : p.shardId();
     for (int current : rowShards) {
       if (current != owner) {
-        throw ShardexError.KEY_CHANGE.exception(target.name(), target.keyColumn(), owner, current);
+        throw ShardexError.KEY_CHANGE.exception(target.name(), target.keyColumn(),
+            "to a key owned by shard " + owner + " while the row lives on shard " + current);
       }
     }
   }

@@ -13,6 +13,7 @@ import java.util.Map;
 import java.util.Set;
 import net.sf.jsqlparser.expression.Alias;
 import net.sf.jsqlparser.expression.AnalyticExpression;
+import net.sf.jsqlparser.expression.DateUnitExpression;
 import net.sf.jsqlparser.expression.Expression;
 import net.sf.jsqlparser.expression.ExpressionVisitorAdapter;
 import net.sf.jsqlparser.expression.Function;
@@ -80,7 +81,13 @@ final class MergeRewriter {
     if (items.stream().anyMatch(i -> hasWindow(i.getExpression()))) {
       throw unsupported("window functions (OVER) across shards");
     }
-    aggregate = select.getGroupBy() != null || items.stream().anyMatch(i -> isAggregate(i.getExpression()));
+    if (select.getGroupBy() != null && select.getGroupBy().isMysqlWithRollup()) {
+      throw unsupported("GROUP BY ... WITH ROLLUP across shards (its subtotal rows would fold across levels:"
+          + " group without ROLLUP and add the subtotals in the application)");
+    }
+    // HAVING with an aggregate makes the whole table one group, even without GROUP BY
+    aggregate = select.getGroupBy() != null || items.stream().anyMatch(i -> isAggregate(i.getExpression()))
+        || isAggregate(select.getHaving());
     star = items.stream().anyMatch(i -> i.getExpression() instanceof AllColumns
         || i.getExpression() instanceof net.sf.jsqlparser.statement.select.AllTableColumns);
     if (aggregate && star) {
@@ -108,7 +115,8 @@ final class MergeRewriter {
       }
     }
     orderKeys(hiddenItems, visible, star);
-    Expression having = select.getHaving();
+    // without aggregation HAVING filters single rows (MySQL allows it): the shards apply it
+    Expression having = aggregate ? select.getHaving() : null;
     if (having != null) {
       havingRefs(having, hiddenItems, visible);
     }
@@ -230,16 +238,14 @@ final class MergeRewriter {
       } else if (isAggregate(e)) {
         throw unsupported("ORDER BY an expression over aggregates ('" + e + "') across shards; select it and order by its alias");
       } else {
-        column = columnFor(e, hiddenItems, visible, Fold.FIRST);
+        int named = selectedColumnNamed(e, visible);
+        column = named > 0 ? named : columnFor(e, hiddenItems, visible, Fold.FIRST);
       }
       order.add(new SortKey(column, o.isAsc()));
     }
   }
 
   private void havingRefs(Expression having, List<SelectItem<?>> hiddenItems, int visible) throws SQLException {
-    if (!aggregate) {
-      throw unsupported("HAVING without GROUP BY or aggregates across shards");
-    }
     SQLException[] error = {null};
     having.accept(new ExpressionVisitorAdapter<Void>() {
       @Override
@@ -258,6 +264,12 @@ final class MergeRewriter {
       @Override
       public <S> Void visit(Column c, S context) {
         havingRefs.put(c, columnFor(c, hiddenItems, visible, Fold.FIRST));
+        return null;
+      }
+
+      @Override
+      public <S> Void visit(DateUnitExpression d, S context) {
+        havingRefs.put(d, columnFor(d, hiddenItems, visible, Fold.FIRST)); // an alias such as `year`
         return null;
       }
     }, null);
@@ -306,8 +318,7 @@ final class MergeRewriter {
     for (int i = 0; i < visible; i++) {
       SelectItem<?> item = items.get(i);
       String alias = item.getAlias() == null ? null : TemplateBuilder.unquote(item.getAlias().getName());
-      boolean sameAlias = e instanceof Column c && c.getTable() == null && alias != null
-          && alias.equals(TemplateBuilder.unquote(c.getColumnName()));
+      boolean sameAlias = alias != null && alias.equals(bareName(e));
       Slot kind = i < columns.size() ? columns.get(i) : null;
       boolean rewritten = kind != null && (kind.avgCount() > 0 || kind.fold() == Fold.DISTINCT_VALUES);
       if (sameAlias || (!rewritten && item.getExpression().toString().equalsIgnoreCase(text))) {
@@ -317,11 +328,62 @@ final class MergeRewriter {
     return hiddenColumn(e, hiddenItems, fold);
   }
 
+  /**
+   * MySQL resolves an unqualified ORDER BY name against the select list first: {@code ORDER BY x}
+   * sorts by a selected {@code t.x}. The caller's column (1-based) so selected, or 0. A hidden
+   * unqualified copy would be ambiguous in a self-join.
+   */
+  private int selectedColumnNamed(Expression e, int visible) {
+    String name = e instanceof Column c && c.getTable() == null ? bareName(e) : null;
+    for (int i = 0; name != null && i < visible; i++) {
+      SelectItem<?> item = items.get(i);
+      Slot kind = i < columns.size() ? columns.get(i) : null;
+      if (item.getAlias() == null && item.getExpression() instanceof Column sc
+          && name.equals(TemplateBuilder.unquote(sc.getColumnName())) && (kind == null || kind.fold() == Fold.FIRST)) {
+        return i + 1;
+      }
+    }
+    return 0;
+  }
+
+  /**
+   * The name an unqualified column, or a word JSqlParser reads as a keyword (YEAR, MONTH, ... in
+   * GROUP BY year), stands for; null for anything else.
+   */
+  private static String bareName(Expression e) {
+    if (e instanceof Column c && c.getTable() == null) {
+      return TemplateBuilder.unquote(c.getColumnName());
+    }
+    return e instanceof DateUnitExpression d ? d.toString().toLowerCase(Locale.ROOT) : null;
+  }
+
   private int hiddenColumn(Expression e, List<SelectItem<?>> hiddenItems, Fold fold) {
-    hiddenItems.add(hiddenItem(e, hiddenItems.size()));
+    hiddenItems.add(hiddenItem(qualifiedForStar(e), hiddenItems.size()));
     hiddenSlots.add(new Slot(fold, 0, null));
     // with SELECT * the caller's column count is unknown here: address hidden columns from the end
     return star ? -hiddenItems.size() : items.size() + hiddenItems.size();
+  }
+
+  /**
+   * With only {@code x.*} selected, MySQL finds an unqualified ORDER BY column among x's columns;
+   * as a hidden select item it would be ambiguous in a self-join, so it is qualified with x.
+   */
+  private Expression qualifiedForStar(Expression e) {
+    if (!(e instanceof Column c) || c.getTable() != null || !star) {
+      return e;
+    }
+    net.sf.jsqlparser.schema.Table only = null;
+    for (SelectItem<?> item : items) {
+      if (item.getExpression() instanceof net.sf.jsqlparser.statement.select.AllTableColumns t) {
+        if (only != null) {
+          return e;
+        }
+        only = t.getTable();
+      } else if (item.getExpression() instanceof AllColumns) {
+        return e;
+      }
+    }
+    return only == null ? e : new Column(new net.sf.jsqlparser.schema.Table(only.getFullyQualifiedName()), c.getColumnName());
   }
 
   private static SelectItem<?> hiddenItem(Expression e, int n) {
@@ -366,7 +428,7 @@ final class MergeRewriter {
     return found[0];
   }
 
-  private static boolean hasWindow(Expression e) {
+  static boolean hasWindow(Expression e) {
     boolean[] found = {false};
     if (e != null) {
       e.accept(new ExpressionVisitorAdapter<Void>() {

@@ -69,4 +69,61 @@ public record MergeSpec(
   public boolean pushesLimit() {
     return !aggregate && !distinct && limit != null;
   }
+
+  /**
+   * The merge the client runs, for EXPLAIN ROUTE: groups and how each column folds, HAVING, DISTINCT,
+   * the sort keys, LIMIT/OFFSET and the hidden columns dropped (columns are the shards' result columns).
+   */
+  public String describe(Object[] values) {
+    List<String> parts = new java.util.ArrayList<>();
+    if (aggregate) {
+      parts.add(groupKeys.isEmpty() ? "fold every shard's row into one group"
+          : "fold rows with equal " + columns(groupKeys) + " into one group each");
+      List<String> folds = new java.util.ArrayList<>();
+      for (int i = 0; i < slots.size(); i++) {
+        Slot s = slots.get(i);
+        if (s.fold() != Fold.FIRST) {
+          folds.add("col " + (i + 1) + " " + s.fold() + (s.avgCount() > 0 ? " / col " + s.avgCount() + " (AVG)" : ""));
+        }
+      }
+      if (!folds.isEmpty()) {
+        parts.add("aggregates " + String.join(", ", folds));
+      }
+    }
+    if (having != null) {
+      parts.add("HAVING " + having + " on the merged groups");
+    }
+    if (distinct) {
+      parts.add("DISTINCT on the merged rows");
+    }
+    if (!order.isEmpty()) {
+      List<String> keys = new java.util.ArrayList<>();
+      for (SortKey k : order) {
+        keys.add((k.column() < 0 ? "hidden col " + (-k.column()) : "col " + k.column()) + (k.ascending() ? " ASC" : " DESC"));
+      }
+      parts.add("ORDER BY " + String.join(", ", keys) + (aggregate || distinct ? " after the merge"
+          : " (k-way merge of the shards' sorted rows)"));
+    } else if (aggregate && !groupKeys.isEmpty()) {
+      parts.add("ORDER BY the group columns (as MariaDB returns groups)");
+    }
+    if (limit != null) {
+      parts.add("LIMIT " + text(limit, values) + (offset == null ? "" : " OFFSET " + text(offset, values))
+          + (pushesLimit() ? " (each shard returns at most LIMIT + OFFSET rows)" : ""));
+    }
+    if (hidden > 0) {
+      parts.add(hidden + " hidden column" + (hidden == 1 ? "" : "s") + " dropped");
+    }
+    return "merge on the client: " + (parts.isEmpty() ? "concatenate" : String.join("; ", parts));
+  }
+
+  private static String columns(List<Integer> cols) {
+    return (cols.size() == 1 ? "col " : "cols ") + String.join(", ", cols.stream().map(String::valueOf).toList());
+  }
+
+  private static String text(ValueSource v, Object[] values) {
+    if (v instanceof ValueSource.Param p) {
+      return p.index() < values.length ? String.valueOf(values[p.index()]) : "?";
+    }
+    return v instanceof ValueSource.Literal l ? String.valueOf(l.value()) : ((ValueSource.Opaque) v).text();
+  }
 }

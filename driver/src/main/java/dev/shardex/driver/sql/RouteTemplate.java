@@ -30,7 +30,33 @@ public record RouteTemplate(
     boolean writeLimit,
     Hints hints,
     Ddl ddl,
-    java.sql.SQLException parseError) {
+    java.sql.SQLException parseError,
+    boolean insertIgnore) {
+
+  public RouteTemplate(StatementType type, int parameterCount, List<TableRef> tables, int[] scopeParents,
+      List<KeyPredicate> keys, List<ColumnLink> links, int target, List<String> insertColumns,
+      List<List<ValueSource>> insertRows, boolean insertSelect, Map<String, ValueSource> assignments, SelectShape shape,
+      boolean writeLimit, Hints hints, Ddl ddl, java.sql.SQLException parseError) {
+    this(type, parameterCount, tables, scopeParents, keys, links, target, insertColumns, insertRows, insertSelect,
+        assignments, shape, writeLimit, hints, ddl, parseError, false);
+  }
+
+  /** The same INSERT, marked INSERT IGNORE. */
+  RouteTemplate ignoring() {
+    return new RouteTemplate(type, parameterCount, tables, scopeParents, keys, links, target, insertColumns, insertRows,
+        insertSelect, assignments, shape, writeLimit, hints, ddl, parseError, true);
+  }
+
+  /** Whether the write may replace or skip a row another row collides with (REPLACE, ON DUPLICATE KEY, IGNORE). */
+  public String upsertKind() {
+    if (type == StatementType.REPLACE) {
+      return "REPLACE";
+    }
+    if (type == StatementType.INSERT && !assignments.isEmpty()) {
+      return "INSERT ... ON DUPLICATE KEY UPDATE";
+    }
+    return insertIgnore ? "INSERT IGNORE" : null;
+  }
 
   public static RouteTemplate simple(StatementType type, int parameterCount, Hints hints, Ddl ddl) {
     return new RouteTemplate(type, parameterCount, List.of(), new int[] {-1}, List.of(), List.of(), -1, List.of(),

@@ -66,6 +66,10 @@ final class TemplateBuilder {
   private final Set<Object> walked = Collections.newSetFromMap(new IdentityHashMap<>());
   private int branch;
   private boolean nestedNeedsMerge;
+  /** Scopes whose rows reach the result: the top level, UNION branches, derived tables, CTEs. */
+  private final Set<Integer> rowScopes = new HashSet<>();
+  /** Derived tables that aggregate with a GROUP BY: exact when it holds a shard key (decided at route time). */
+  private final List<SelectShape.KeyGrouped> keyGrouped = new ArrayList<>();
   private int maxParam;
 
   TemplateBuilder(Hints hints) {
@@ -76,8 +80,9 @@ final class TemplateBuilder {
 
   RouteTemplate select(Select select) {
     int scope = newScope(-1);
+    rowScopes.add(scope);
     walkSelect(select, scope);
-    SelectShape shape = shape(select);
+    SelectShape shape = shape(select).withRowScopes(rowScopes).withKeyGrouped(keyGrouped);
     if (nestedNeedsMerge) {
       shape = shape.withNested();
     }
@@ -107,7 +112,8 @@ final class TemplateBuilder {
       walkSelect(insert.getSelect(), newScope(scope));
     }
     Map<String, ValueSource> assignments = assignments(insert.getDuplicateUpdateSets(), scope);
-    return build(StatementType.INSERT, target, columns, rows, fromSelect, assignments, SelectShape.NONE, false);
+    RouteTemplate t = build(StatementType.INSERT, target, columns, rows, fromSelect, assignments, SelectShape.NONE, false);
+    return insert.isModifierIgnore() ? t.ignoring() : t;
   }
 
   RouteTemplate upsert(Upsert upsert) {
@@ -187,7 +193,7 @@ final class TemplateBuilder {
         cteNames.add(unquote(with.getAliasName()));
         if (with.getSelect() != null) {
           nestedNeedsMerge |= mergeSensitive(with.getSelect());
-          walkSelect(with.getSelect(), newScope(scope));
+          walkSelect(with.getSelect(), rowScope(scope));
         }
       }
     }
@@ -200,7 +206,7 @@ final class TemplateBuilder {
           branch = i; // top-level UNION branches route independently
         }
         nestedNeedsMerge |= mergeSensitive(union.getSelects().get(i));
-        walkSelect(union.getSelects().get(i), newScope(scope));
+        walkSelect(union.getSelects().get(i), rowScope(scope));
       }
     } else if (select instanceof TableStatement table) {
       addTable(table.getTable(), scope);
@@ -242,9 +248,18 @@ final class TemplateBuilder {
     if (item instanceof Table table) {
       addTable(table, scope);
     } else if (item instanceof ParenthesedSelect sub) {
-      // A derived table computes per shard; a concatenation is wrong if it aggregates or limits.
-      nestedNeedsMerge |= mergeSensitive(sub.getSelect());
-      walkSelect(sub.getSelect(), newScope(scope));
+      // A derived table computes per shard; a concatenation is wrong if it aggregates or limits,
+      // unless it groups by a shard key (each group on one shard), which routing decides.
+      int inner = rowScope(scope);
+      if (mergeSensitive(sub.getSelect())) {
+        List<ColumnRef> groups = keyGroupCandidates(sub.getSelect(), inner);
+        if (groups.isEmpty()) {
+          nestedNeedsMerge = true;
+        } else {
+          keyGrouped.add(new SelectShape.KeyGrouped(inner, groups));
+        }
+      }
+      walkSelect(sub.getSelect(), inner);
     } else if (item instanceof ParenthesedFromItem nested) {
       walkFrom(nested.getFromItem(), scope);
       walkJoins(nested.getJoins(), scope);
@@ -315,6 +330,15 @@ final class TemplateBuilder {
   private int newScope(int parent) {
     scopeParents.add(parent);
     return scopeParents.size() - 1;
+  }
+
+  /** A new scope whose rows reach the result when its parent's do (derived table, UNION branch, CTE). */
+  private int rowScope(int parent) {
+    int scope = newScope(parent);
+    if (rowScopes.contains(parent)) {
+      rowScopes.add(scope);
+    }
+    return scope;
   }
 
   // ---- predicates -------------------------------------------------------------------------------
@@ -535,14 +559,42 @@ final class TemplateBuilder {
         }, null);
       }
     }
-    return new SelectShape(order, limit, aggregate[0], plain.getGroupBy() != null, plain.getDistinct() != null, false,
+    // HAVING with an aggregate makes the whole table one group even without GROUP BY or aggregate columns
+    boolean aggregates = aggregate[0] || MergeRewriter.isAggregate(plain.getHaving());
+    return new SelectShape(order, limit, aggregates, plain.getGroupBy() != null, plain.getDistinct() != null, false,
         locking);
+  }
+
+  /**
+   * The GROUP BY columns of a derived SELECT that groups without LIMIT, DISTINCT, ROLLUP or window
+   * functions (any of which would still need a merge); empty when it is no candidate.
+   */
+  private static List<ColumnRef> keyGroupCandidates(Select select, int scope) {
+    if (!(select instanceof PlainSelect plain) || plain.getGroupBy() == null || plain.getGroupBy().isMysqlWithRollup()
+        || plain.getDistinct() != null || plain.getLimit() != null || plain.getOffset() != null || plain.getFetch() != null
+        || plain.getWithItemsList() != null) {
+      return List.of();
+    }
+    for (SelectItem<?> item : plain.getSelectItems()) {
+      if (MergeRewriter.hasWindow(item.getExpression())) {
+        return List.of();
+      }
+    }
+    List<ColumnRef> out = new ArrayList<>();
+    for (Expression g : plain.getGroupBy().getGroupByExpressionList()) {
+      if (g instanceof Column c) {
+        out.add(new ColumnRef(scope, c.getTable() == null || c.getTable().getName() == null ? null : qualifier(c.getTable()),
+            columnName(c)));
+      }
+    }
+    return out;
   }
 
   /** Whether a nested SELECT computes something per shard that a concatenation would get wrong. */
   private static boolean mergeSensitive(Select select) {
     SelectShape shape = shape(select);
-    return shape.aggregates() || shape.groupBy() || shape.distinct() || shape.limit() || shape.union();
+    boolean having = select instanceof PlainSelect plain && plain.getHaving() != null;
+    return shape.aggregates() || shape.groupBy() || shape.distinct() || shape.limit() || shape.union() || having;
   }
 
   // ---- names ----------------------------------------------------------------------------------------

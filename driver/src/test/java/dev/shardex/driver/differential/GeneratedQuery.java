@@ -89,6 +89,22 @@ public record GeneratedQuery(String sql, Order order, List<Integer> orderKeys, S
     if (u.startsWith("SELECT * ") || u.contains(" * FROM")) {
       f.add("SELECT *");
     }
+    if (u.contains(" WITH ROLLUP")) {
+      f.add("WITH ROLLUP");
+    }
+    if (u.contains(" HAVING ") && !u.contains(" GROUP BY ")) {
+      f.add("HAVING without GROUP BY");
+    }
+    if (u.contains("; ")) {
+      f.add("multi-statement");
+    }
+    if (u.startsWith("REPLACE ")) {
+      f.add("upsert REPLACE");
+    } else if (u.contains(" ON DUPLICATE KEY UPDATE ")) {
+      f.add("upsert ON DUPLICATE KEY");
+    } else if (u.startsWith("INSERT IGNORE ")) {
+      f.add("upsert INSERT IGNORE");
+    }
     return f;
   }
 

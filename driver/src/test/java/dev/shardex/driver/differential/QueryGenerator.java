@@ -908,6 +908,113 @@ public final class QueryGenerator {
     fixed.add(new GeneratedQuery(sql, order, orderKeys, aggregates, folded, route, "fixed #" + (fixed.size() + 1)));
   }
 
+  /**
+   * The shapes that once merged wrongly (issue 11) and their neighbours: each must give the
+   * oracle's answer or a named refusal.
+   */
+  private void issue11(Order t, Order none, String nk) {
+    int users = data.users.size();
+    // HAVING without GROUP BY: the whole table is one group, tested on the merged count.
+    for (String op : List.of("=", "!=", "<>", "<", "<=", ">", ">=")) {
+      fx("SELECT 1 FROM users HAVING COUNT(*) " + op + " " + users, none, List.of(), Set.of(), Set.of(), nk);
+    }
+    fx("SELECT COUNT(*) AS a FROM users HAVING a = " + users, none, List.of(), Set.of(0), Set.of(), nk);
+    fx("SELECT 1 AS one FROM posts HAVING SUM(likes) > 10 AND MIN(likes) >= 0", none, List.of(), Set.of(), Set.of(), nk);
+    fx("SELECT MAX(score) FROM users HAVING COUNT(*) BETWEEN 2 AND " + users, none, List.of(), Set.of(0), Set.of(), nk);
+    fx("SELECT 1 FROM users WHERE user_id = " + data.heavyUsers.get(0) + " HAVING COUNT(*) = 1", none, List.of(), Set.of(),
+        Set.of(), "key=");
+    // HAVING whose condition is a bare aggregate (true unless 0 or NULL), or one not selected.
+    fx("SELECT category, COUNT(*) FROM posts GROUP BY category HAVING SUM(likes) ORDER BY category", t, List.of(),
+        Set.of(1), Set.of(0), nk);
+    fx("SELECT category FROM posts GROUP BY category HAVING MIN(likes) ORDER BY category", t, List.of(), Set.of(),
+        Set.of(0), nk);
+    fx("SELECT country_code FROM users GROUP BY country_code HAVING NOT COUNT(score) ORDER BY country_code", t, List.of(),
+        Set.of(), Set.of(0), nk);
+    fx("SELECT user_id FROM comments GROUP BY user_id HAVING COUNT(*) > 20 OR MAX(stars) ORDER BY user_id", t, List.of(),
+        Set.of(), Set.of(), nk);
+    // Derived tables: exact when they only filter rows, refused when they aggregate or limit.
+    fx("SELECT * FROM (SELECT user_id FROM users HAVING COUNT(*) >= 1) s", none, List.of(), Set.of(), Set.of(), nk);
+    fx("SELECT * FROM (SELECT user_id, COUNT(*) AS n FROM posts GROUP BY user_id) s ORDER BY user_id", t, List.of(),
+        Set.of(), Set.of(), nk);
+    // ... exact (each group on one shard) when they group by the shard key
+    fx("SELECT COUNT(*), SUM(n), MAX(n) FROM (SELECT user_id, COUNT(*) AS n FROM comments GROUP BY user_id"
+        + " HAVING COUNT(*) > 3) s", none, List.of(), Set.of(0, 1, 2), Set.of(), nk);
+    fx("SELECT s.n, COUNT(*) FROM (SELECT user_id, COUNT(*) AS n FROM posts GROUP BY user_id) s GROUP BY s.n ORDER BY s.n",
+        t, List.of(), Set.of(1), Set.of(), nk);
+    fx("SELECT * FROM (SELECT p.user_id, COUNT(*) AS n FROM posts p JOIN comments c ON c.user_id = p.user_id"
+        + " AND c.post_id = p.post_id GROUP BY p.user_id) s ORDER BY n DESC, user_id LIMIT 10", t, List.of(), Set.of(),
+        Set.of(), nk);
+    fx("SELECT * FROM (SELECT category, COUNT(*) AS n FROM posts GROUP BY category) s ORDER BY category", t, List.of(),
+        Set.of(), Set.of(0), nk);
+    fx("SELECT * FROM (SELECT user_id, COUNT(*) AS n FROM posts GROUP BY user_id ORDER BY n DESC LIMIT 3) s", none,
+        List.of(), Set.of(), Set.of(), nk);
+    fx("SELECT s.user_id, s.name FROM (SELECT user_id, name FROM users WHERE score > 10) s ORDER BY s.user_id", t,
+        List.of(), Set.of(), Set.of(), nk);
+    fx("SELECT s.code FROM (SELECT code FROM countries WHERE region IS NOT NULL) s ORDER BY s.code", t, List.of(),
+        Set.of(), Set.of(), "global only");
+    // ROLLUP: refused across shards (its subtotal rows would fold across levels).
+    fx("SELECT category, COUNT(*) FROM posts GROUP BY category WITH ROLLUP", none, List.of(), Set.of(1), Set.of(0), nk);
+    fx("SELECT region, COUNT(*) FROM countries GROUP BY region WITH ROLLUP", none, List.of(), Set.of(1), Set.of(0),
+        "global only");
+    // GLOBAL reads with SHARDED subqueries, and the other mixes.
+    fx("SELECT code, (SELECT name FROM users ORDER BY user_id LIMIT 1) AS e FROM countries", none, List.of(), Set.of(),
+        Set.of(), nk);
+    fx("SELECT (SELECT COUNT(*) FROM posts) AS n", none, List.of(), Set.of(), Set.of(), nk);
+    fx("SELECT user_id FROM users UNION ALL SELECT (SELECT COUNT(*) FROM posts) FROM countries", none, List.of(), Set.of(),
+        Set.of(), nk);
+    fx("SELECT co.code, (SELECT COUNT(*) FROM users u WHERE u.country_code = co.code) AS n FROM countries co"
+        + " ORDER BY co.code", t, List.of(), Set.of(), Set.of(), nk);
+    fx("SELECT code FROM countries WHERE code IN (SELECT country_code FROM users) ORDER BY code", t, List.of(), Set.of(),
+        Set.of(), nk);
+    fx("SELECT code FROM countries co WHERE EXISTS (SELECT 1 FROM users u WHERE u.country_code = co.code) ORDER BY code",
+        t, List.of(), Set.of(), Set.of(), nk);
+    fx("SELECT code, (SELECT name FROM users WHERE user_id = " + data.heavyUsers.get(0) + ") AS e FROM countries"
+        + " ORDER BY code", t, List.of(), Set.of(), Set.of(), "key=");
+    fx("SELECT u.user_id, (SELECT COUNT(*) FROM posts p WHERE p.user_id = u.user_id) AS n FROM users u ORDER BY u.user_id",
+        t, List.of(), Set.of(), Set.of(), nk);
+    fx("SELECT u.user_id, (SELECT co.name FROM countries co WHERE co.code = u.country_code) AS c FROM users u"
+        + " ORDER BY u.user_id", t, List.of(), Set.of(), Set.of(), nk);
+    fx("SELECT user_id FROM users WHERE country_code IN (SELECT code FROM countries WHERE region = 'Europe')"
+        + " ORDER BY user_id", t, List.of(), Set.of(), Set.of(), nk);
+    fx("SELECT user_id FROM users WHERE score > (SELECT AVG(score) FROM users) ORDER BY user_id", t, List.of(), Set.of(),
+        Set.of(), nk);
+    // The SINGLE table notes (home shard) with SHARDED and GLOBAL ones, in subqueries either way.
+    String single = "single";
+    fx("SELECT n.note_id, (SELECT COUNT(*) FROM posts p WHERE p.user_id = n.user_id) AS c FROM notes n ORDER BY n.note_id",
+        t, List.of(), Set.of(), Set.of(), single);
+    fx("SELECT note_id, (SELECT name FROM countries WHERE code = 'NL') AS c FROM notes ORDER BY note_id", t, List.of(),
+        Set.of(), Set.of(), single);
+    fx("SELECT * FROM (SELECT user_id, COUNT(*) AS n FROM notes GROUP BY user_id) s ORDER BY user_id", t, List.of(),
+        Set.of(), Set.of(), single);
+    fx("SELECT u.user_id, (SELECT COUNT(*) FROM notes n WHERE n.user_id = u.user_id) AS c FROM users u ORDER BY u.user_id",
+        t, List.of(), Set.of(), Set.of(), nk);
+    fx("SELECT user_id FROM users WHERE user_id IN (SELECT user_id FROM notes) ORDER BY user_id", t, List.of(), Set.of(),
+        Set.of(), nk);
+    fx("SELECT body FROM notes WHERE user_id = (SELECT MAX(user_id) FROM users)", none, List.of(), Set.of(), Set.of(),
+        single);
+    fx("SELECT 1 FROM notes HAVING COUNT(*) > 1", none, List.of(), Set.of(), Set.of(), single);
+    fx("SELECT code, (SELECT COUNT(*) FROM notes) AS n FROM countries ORDER BY code", t, List.of(), Set.of(), Set.of(),
+        single);
+    fx("SELECT body, COUNT(*) FROM notes GROUP BY body WITH ROLLUP", none, List.of(), Set.of(1), Set.of(0), single);
+    // Rewrites: the hidden sort column of a self-join, aliases that are also function names.
+    fx("SELECT u1.* FROM users u1 JOIN users u2 ON u1.user_id = u2.user_id ORDER BY user_id", t, List.of(), Set.of(),
+        Set.of(), nk);
+    fx("SELECT p1.* FROM posts p1 JOIN posts p2 ON p1.user_id = p2.user_id AND p1.post_id = p2.post_id"
+        + " ORDER BY post_id LIMIT 30", t, List.of(), Set.of(), Set.of(), nk);
+    fx("SELECT u1.country_code, COUNT(*) FROM users u1 JOIN users u2 ON u1.user_id = u2.user_id"
+        + " GROUP BY u1.country_code ORDER BY country_code", t, List.of(), Set.of(1), Set.of(0), nk);
+    fx("SELECT p1.title, p1.post_id FROM posts p1 JOIN posts p2 ON p1.user_id = p2.user_id AND p1.post_id = p2.post_id"
+        + " ORDER BY post_id DESC LIMIT 20", t, List.of(), Set.of(), Set.of(), nk);
+    fx("SELECT YEAR(created) AS year, COUNT(*) FROM users GROUP BY year HAVING COUNT(*) > 2 ORDER BY year", t, List.of(),
+        Set.of(1), Set.of(), nk);
+    fx("SELECT MONTH(created) AS month, COUNT(*) AS n FROM posts GROUP BY month ORDER BY month", t, List.of(), Set.of(1),
+        Set.of(), nk);
+    fx("SELECT YEAR(created) AS year, MAX(likes) FROM posts GROUP BY year HAVING year > 2000 ORDER BY year DESC", t,
+        List.of(), Set.of(1), Set.of(), nk);
+    fx("SELECT DAY(created) AS day, COUNT(*) FROM users GROUP BY day ORDER BY COUNT(*) DESC, day LIMIT 5", t, List.of(),
+        Set.of(1), Set.of(), nk);
+  }
+
   private List<GeneratedQuery> fixed() {
     fixed.clear();
     long h0 = data.heavyUsers.get(0);
@@ -991,6 +1098,7 @@ public final class QueryGenerator {
         Set.of(), Set.of(), nk);
     fx("SELECT co.code, COUNT(u.user_id) FROM countries co LEFT JOIN users u ON u.country_code = co.code"
         + " GROUP BY co.code ORDER BY co.code", t, List.of(), Set.of(1), Set.of(0), nk);
+    issue11(t, none, nk);
     return new ArrayList<>(fixed);
   }
 }

@@ -1,0 +1,130 @@
+package dev.shardex.driver.route;
+
+import com.github.benmanes.caffeine.cache.Cache;
+import com.github.benmanes.caffeine.cache.Caffeine;
+import dev.shardex.directory.Directory;
+import dev.shardex.directory.TableDef;
+import dev.shardex.directory.TableKind;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+/**
+ * What the driver knows of a table's columns (in order, with their types) and of its PRIMARY and
+ * UNIQUE keys, read from one shard's information_schema the first time a statement needs it (never
+ * at start-up, so opening a driver costs nothing per table) and cached with the table's catalog
+ * entry: when the directory reloads that entry (its change log said the table changed) the schema
+ * is read again, and DDL through the driver drops it at once ({@link #forget}).
+ */
+public final class TableSchemas {
+  /** A physical connection to a shard, closed by the caller. */
+  @FunctionalInterface
+  public interface Shards {
+    Connection connect(int shard) throws SQLException;
+  }
+
+  /** One column: its name (lower case) and its type as information_schema prints it (e.g. bigint(20)). */
+  public record Column(String name, String type) {}
+
+  /**
+   * A table's columns in order and its unique keys (PRIMARY first), each a list of column names.
+   * Empty when the table does not exist (yet) on the shard that was asked.
+   */
+  public record Schema(List<Column> columns, Map<String, List<String>> uniqueKeys) {
+    public static final Schema UNKNOWN = new Schema(List.of(), Map.of());
+
+    public boolean known() {
+      return !columns.isEmpty();
+    }
+
+    public List<String> columnNames() {
+      return columns.stream().map(Column::name).toList();
+    }
+
+    /** The first unique key that lacks the column, as "PRIMARY KEY (a, b)" / "UNIQUE KEY name (a)", or null. */
+    public String keyWithout(String column) {
+      for (Map.Entry<String, List<String>> k : uniqueKeys.entrySet()) {
+        if (!k.getValue().contains(column)) {
+          String name = k.getKey().equals("PRIMARY") ? "PRIMARY KEY" : "UNIQUE KEY " + k.getKey();
+          return name + " (" + String.join(", ", k.getValue()) + ")";
+        }
+      }
+      return null;
+    }
+  }
+
+  private record Entry(TableDef def, Schema schema) {}
+
+  private final Directory directory;
+  private final Shards shards;
+  private final Cache<String, Entry> cache = Caffeine.newBuilder().maximumSize(100_000).build();
+  private final java.util.concurrent.atomic.AtomicLong loads = new java.util.concurrent.atomic.AtomicLong();
+
+  public TableSchemas(Directory directory, Shards shards) {
+    this.directory = directory;
+    this.shards = shards;
+  }
+
+  /** The schema of a catalogued table, read on first use; UNKNOWN for tables the catalog does not know. */
+  public Schema of(String table) throws SQLException {
+    TableDef def = directory.table(table);
+    if (def == null) {
+      return Schema.UNKNOWN;
+    }
+    Entry e = cache.getIfPresent(def.name());
+    if (e != null && e.def() == def) {
+      return e.schema(); // the same catalog entry: the directory has not reloaded it since
+    }
+    Schema s = load(def);
+    cache.put(def.name(), new Entry(def, s));
+    return s;
+  }
+
+  /** Drops what is known of these tables (after DDL through the driver). */
+  public void forget(List<String> tables) {
+    for (String t : tables) {
+      cache.invalidate(TableDef.normalise(t));
+    }
+  }
+
+  /** How many times a schema was read from a shard (for tests: lazy, once per catalog entry). */
+  public long loads() {
+    return loads.get();
+  }
+
+  private Schema load(TableDef def) throws SQLException {
+    loads.incrementAndGet();
+    int shard = def.kind() == TableKind.SINGLE && def.homeShard() != null ? def.homeShard() : directory.anyReadableShard();
+    List<Column> columns = new ArrayList<>();
+    Map<String, List<String>> keys = new LinkedHashMap<>();
+    try (Connection c = shards.connect(shard)) {
+      try (PreparedStatement ps = c.prepareStatement("SELECT COLUMN_NAME, COLUMN_TYPE FROM information_schema.COLUMNS"
+          + " WHERE TABLE_SCHEMA = DATABASE() AND LOWER(TABLE_NAME) = ? ORDER BY ORDINAL_POSITION")) {
+        ps.setString(1, def.name());
+        try (ResultSet rs = ps.executeQuery()) {
+          while (rs.next()) {
+            columns.add(new Column(rs.getString(1).toLowerCase(Locale.ROOT), rs.getString(2)));
+          }
+        }
+      }
+      try (PreparedStatement ps = c.prepareStatement("SELECT INDEX_NAME, COLUMN_NAME FROM information_schema.STATISTICS"
+          + " WHERE TABLE_SCHEMA = DATABASE() AND LOWER(TABLE_NAME) = ? AND NON_UNIQUE = 0"
+          + " ORDER BY INDEX_NAME <> 'PRIMARY', INDEX_NAME, SEQ_IN_INDEX")) {
+        ps.setString(1, def.name());
+        try (ResultSet rs = ps.executeQuery()) {
+          while (rs.next()) {
+            keys.computeIfAbsent(rs.getString(1), k -> new ArrayList<>()).add(rs.getString(2).toLowerCase(Locale.ROOT));
+          }
+        }
+      }
+    }
+    keys.replaceAll((k, v) -> List.copyOf(v));
+    return new Schema(List.copyOf(columns), java.util.Collections.unmodifiableMap(keys));
+  }
+}
