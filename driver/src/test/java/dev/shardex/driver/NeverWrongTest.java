@@ -52,7 +52,7 @@ class NeverWrongTest {
           "INSERT IGNORE INTO nw_accounts (id, user_id, email) VALUES (7001, 91002, 'b@x')",
           "REPLACE INTO nw_accounts SET id = 7001, user_id = 91002")) {
         SQLException e = refused(s, sql);
-        assertEquals("0A000", e.getSQLState(), sql);
+        assertEquals("0AS00", e.getSQLState(), sql);
         assertTrue(e.getMessage().startsWith("Shardex SHX1211: "), e.getMessage());
         assertTrue(e.getMessage().contains("nw_accounts is refused: its PRIMARY KEY (id) does not contain the shard key"
             + " user_id"), e.getMessage());
@@ -81,7 +81,7 @@ class NeverWrongTest {
           + " ON DUPLICATE KEY UPDATE user_id = user_id + 1");
       assertTrue(e.getMessage().startsWith("Shardex SHX1203: UPDATE of table nw_emails sets its shard key user_id in ON"
           + " DUPLICATE KEY UPDATE to an expression"), e.getMessage());
-      assertEquals("0A000", e.getSQLState());
+      assertEquals("0AS00", e.getSQLState());
     }
   }
 
