@@ -242,6 +242,47 @@ public final class Directory implements AutoCloseable {
     return p;
   }
 
+  /**
+   * As {@link #routeRead(String, Object)}, and adds to {@code tickets} what the read was routed by,
+   * for {@link #readsCurrent} once the shard has answered.
+   */
+  public Placement routeRead(String keySpace, Object canonicalKey, List<AutoCloseable> tickets) throws SQLException {
+    Placement p = routeRead(keySpace, canonicalKey);
+    if (p != null) {
+      tickets.add(new ReadTicket(placementCache(keySpace), canonicalKey, p));
+    }
+    return p;
+  }
+
+  /**
+   * Whether every read routed with these tickets still routes the same way, checked after the
+   * shards answered. If so, this driver had not applied a change of those keys when the reads
+   * finished, so it had not acknowledged a flip, so no mover had deleted the rows they read: the
+   * answer is complete. If not (a key changed, or its placement left the cache), the caller
+   * re-routes and reads again: a read routed before a flip may have run after the source delete.
+   */
+  public static boolean readsCurrent(List<AutoCloseable> tickets) {
+    for (AutoCloseable t : tickets) {
+      if (t instanceof ReadTicket r && r.cache.getIfPresent(r.key) != r.placement) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  /** What one key read was routed by: the cached placement object (a change replaces or drops it). */
+  private record ReadTicket(Cache<Object, Placement> cache, Object key, Placement placement) implements AutoCloseable {
+    @Override
+    public void close() {
+      // nothing is held: a ticket is only checked
+    }
+  }
+
+  /** Drops the read tickets among {@code marks} and returns the write guards, which a transaction keeps until it ends. */
+  public static List<AutoCloseable> releaseReads(List<AutoCloseable> marks) {
+    return marks.stream().filter(m -> !(m instanceof ReadTicket)).toList();
+  }
+
   /** The shard a write for this key must go to; places unknown keys, waits out moves. No guard is kept. */
   public Placement routeWrite(String keySpace, Object canonicalKey) throws SQLException {
     return routeWrite(keySpace, canonicalKey, true);

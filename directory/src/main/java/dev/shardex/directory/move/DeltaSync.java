@@ -1,7 +1,6 @@
 package dev.shardex.directory.move;
 
 import dev.shardex.directory.KeyType;
-import java.math.BigDecimal;
 import java.nio.ByteBuffer;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -11,7 +10,6 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.regex.Pattern;
 
 /**
  * Brings the destination's copy of a key up to date with the source by writing only the rows that
@@ -34,9 +32,6 @@ import java.util.regex.Pattern;
  * without a usable primary key are replaced whole.
  */
 final class DeltaSync {
-  /** Text a CAST column may be bound as a number: then MySQL compares it exactly, not as a double. */
-  private static final Pattern DECIMAL = Pattern.compile("-?\\d+(\\.\\d+)?");
-
   private final KeyCopier copier;
   private final int batchSize;
 
@@ -166,7 +161,7 @@ final class DeltaSync {
     onlySource.values().forEach(p -> inserts.add(p.values));
     // A delete that found no row means the primary key did not match as bound (e.g. a FLOAT):
     // inserting would then collide or duplicate, so give up before writing more.
-    if (!deleteRows(dst, shape, type, key, deletes)) {
+    if (KeyCopier.deleteRows(dst, shape, type, key, deletes, batchSize) != deletes.size()) {
       return null;
     }
     insertRows(dst, shape, inserts);
@@ -180,27 +175,6 @@ final class DeltaSync {
     long before = source.rows();
     copier.copyTable(src, dst, shape, type, key, source);
     return new Delta(deleted, source.rows() - before, 0);
-  }
-
-  /** Deletes the rows by primary key, a batch per statement; false if one of them was not found. */
-  private boolean deleteRows(Connection dst, TableShape shape, KeyType type, String key, List<Object[]> rows)
-      throws SQLException {
-    for (int start = 0; start < rows.size(); start += batchSize) {
-      List<Object[]> chunk = rows.subList(start, Math.min(rows.size(), start + batchSize));
-      try (PreparedStatement ps = dst.prepareStatement(shape.deleteRows(chunk.size()))) {
-        TableShape.bindKey(ps, 1, type, key);
-        int index = 2;
-        for (Object[] row : chunk) {
-          for (int column : shape.primaryKey) {
-            bindMatch(ps, index++, shape.columns.get(column).kind(), row[column]);
-          }
-        }
-        if (ps.executeUpdate() != chunk.size()) {
-          return false;
-        }
-      }
-    }
-    return true;
   }
 
   private void insertRows(Connection dst, TableShape shape, List<Object[]> rows) throws SQLException {
@@ -220,23 +194,6 @@ final class DeltaSync {
       if (pending > 0) {
         ps.executeBatch();
       }
-    }
-  }
-
-  /**
-   * Binds a primary-key value for an equality match. A number read as the server's text is bound
-   * as a decimal: compared with a string, MySQL would compare as doubles (inexact past 2^53). Any
-   * other imprecision can only make the verification fail, which commits nothing.
-   */
-  private static void bindMatch(PreparedStatement ps, int index, TableShape.Kind kind, Object value) throws SQLException {
-    if (value == null) {
-      ps.setNull(index, java.sql.Types.VARCHAR); // matches nothing: the verification then fails safe
-    } else if (value instanceof byte[] b) {
-      ps.setBytes(index, b);
-    } else if (kind == TableShape.Kind.CAST && DECIMAL.matcher((String) value).matches()) {
-      ps.setBigDecimal(index, new BigDecimal((String) value));
-    } else {
-      ps.setString(index, (String) value);
     }
   }
 }

@@ -283,17 +283,29 @@ public final class Mover {
       KeyCopier.prepare(src);
       List<TableShape> shapes = KeyCopier.shapes(src, tables(m.keySpace()), m.from());
       KeyType type = keyType(m.keySpace());
+      src.setTransactionIsolation(Connection.TRANSACTION_READ_COMMITTED); // no gap locks; reads see the locked rows
       src.setAutoCommit(false);
       try {
-        Fingerprint now = copier.fingerprint(src, shapes, type, m.key(), true);
+        // Lock the key's rows by primary key (never a scan that would lock other keys' rows), then
+        // check them, and anything added since, against the copy.
+        var locked = copier.lockRows(src, shapes, type, m.key());
+        Fingerprint now = copier.fingerprint(src, shapes, type, m.key(), false);
         boolean alreadyDeleted = now.rows() == 0; // a crash after the delete committed, before DONE
-        if (!alreadyDeleted && !now.equals(m.copied())) {
-          src.rollback();
-          String what = "copied " + m.copied() + ", source now " + now;
-          journal.advance(m.id(), MoveStep.STOPPED, null, "source changed after the copy (" + what + "); nothing deleted");
-          throw ShardexError.SOURCE_CHANGED.exception(m.id(), m.key(), m.from(), what, m.to());
+        String changed = alreadyDeleted || now.equals(m.copied()) ? null : "copied " + m.copied() + ", source now " + now;
+        long deleted = 0;
+        if (changed == null && !alreadyDeleted) {
+          deleted = copier.deleteLocked(src, locked, type, m.key());
+          long left = copier.count(src, shapes, type, m.key());
+          if (left != 0 || deleted != now.rows()) {
+            changed = "copied " + m.copied() + "; deleting by primary key removed " + deleted + " and left " + left
+                + " row(s) (rows added meanwhile)";
+          }
         }
-        long deleted = alreadyDeleted ? 0 : copier.delete(src, shapes, type, m.key());
+        if (changed != null) {
+          src.rollback();
+          journal.advance(m.id(), MoveStep.STOPPED, null, "source changed after the copy (" + changed + "); nothing deleted");
+          throw ShardexError.SOURCE_CHANGED.exception(m.id(), m.key(), m.from(), changed, m.to());
+        }
         src.commit();
         journal.advance(m.id(), MoveStep.DONE, null, "moved " + m.copied().rows() + " row(s) from shard " + m.from()
             + " to shard " + m.to() + (alreadyDeleted ? "" : "; deleted " + deleted + " from the source"));

@@ -296,7 +296,7 @@ final class QueryRoute {
         continue; // key = NULL matches no row anywhere
       }
       Object key = type.canonical(raw, table);
-      Placement p = write ? existingForWrite(keySpace, key) : dir.routeRead(keySpace, key);
+      Placement p = write ? existingForWrite(keySpace, key) : ctx.read(keySpace, key);
       if (p != null) {
         shards.add(p.shardId());
         valueShards[v] = p.shardId();

@@ -23,6 +23,15 @@ public record RouteContext(
     return new RouteContext(directory, hintsEnabled, scatterWrites, preferredShard, true, guards, sequenceBlock, held);
   }
 
+  /**
+   * The placement a read routes a key by; outside a dry run, what it was routed by is kept (in
+   * {@code guards}) so the caller can check, once the shards answered, that no move flipped the key
+   * meanwhile ({@link Directory#readsCurrent}).
+   */
+  public dev.shardex.directory.Placement read(String keySpace, Object key) throws java.sql.SQLException {
+    return dryRun ? directory.routeRead(keySpace, key) : directory.routeRead(keySpace, key, guards);
+  }
+
   /** How a write routes a key: place new keys (INSERT), only existing ones (UPDATE/DELETE), or predict. */
   public Directory.WriteMode mode(boolean insert) {
     return dryRun ? Directory.WriteMode.PREDICT : insert ? Directory.WriteMode.PLACE : Directory.WriteMode.EXISTING;
