@@ -44,6 +44,14 @@ public final class Directory implements AutoCloseable {
   private final Cache<String, Optional<String>> sequenceColumns = Caffeine.newBuilder().maximumSize(100_000).build();
   private final Map<String, long[]> blocks = new ConcurrentHashMap<>();
   private final InFlightWrites inFlight = new InFlightWrites(this::appliedChange);
+  private final HiddenRows hidden = new HiddenRows();
+  /** The in-flight key of a key-less read: it holds up the acks of move phases of its key space. */
+  private static final Object SCATTER = new Object() {
+    @Override
+    public String toString() {
+      return "(key-less read)";
+    }
+  };
   /** Bumped before every key invalidation: a lookup that raced with one must not re-cache its answer. */
   private final java.util.concurrent.atomic.AtomicLong keyEpoch = new java.util.concurrent.atomic.AtomicLong();
 
@@ -71,6 +79,7 @@ public final class Directory implements AutoCloseable {
     long start = store.lastChange();
     this.shards = loadShards();
     store.registerClient(clientId, clientInfo(), start);
+    hidden.load(store); // moves under way now; later phases come with the change log from start
     this.poller = new ChangePoller(store, clientId, lease, start, this::apply, this::keyBusy, displayUrl);
     poller.poll();
     if (options.autoPoll()) {
@@ -271,17 +280,24 @@ public final class Directory implements AutoCloseable {
   }
 
   /** What one key read was routed by: the cached placement object (a change replaces or drops it). */
-  private record ReadTicket(Cache<Object, Placement> cache, Object key, Placement placement) implements AutoCloseable {
+  private record ReadTicket(Cache<Object, Placement> cache, Object key, Placement placement) implements ReadMark {
     @Override
     public void close() {
       // nothing is held: a ticket is only checked
     }
   }
 
-  /** Drops the read tickets among {@code marks} and returns the write guards, which a transaction keeps until it ends. */
+  /**
+   * Ends the reads' marks among {@code marks} (read tickets, key-less reads) and returns the write
+   * guards, which a transaction keeps until it ends.
+   */
   public static List<AutoCloseable> releaseReads(List<AutoCloseable> marks) {
-    return marks.stream().filter(m -> !(m instanceof ReadTicket)).toList();
+    release(marks.stream().filter(m -> m instanceof ReadMark).toList());
+    return marks.stream().filter(m -> !(m instanceof ReadMark)).toList();
   }
+
+  /** A read's mark among a statement's guards: it ends when the read has its answer, even in a transaction. */
+  public interface ReadMark extends AutoCloseable {}
 
   /** The shard a write for this key must go to; places unknown keys, waits out moves. No guard is kept. */
   public Placement routeWrite(String keySpace, Object canonicalKey) throws SQLException {
@@ -352,8 +368,31 @@ public final class Directory implements AutoCloseable {
   }
 
   private boolean keyBusy(Change change) {
+    HiddenRows.Phase phase = HiddenRows.phase(change);
+    if (phase != null) { // a move's announcement concerns key-less reads only
+      return phase.awaited() && inFlight.busyBefore(change.keySpace(), SCATTER, change.id());
+    }
     return inFlight.busyBefore(change.keySpace(), change.key(), change.id())
         || inFlight.busyBefore(change.keySpace(), asLong(change.key()), change.id());
+  }
+
+  /**
+   * Starts a key-less read of the key space's SHARDED tables: until the returned mark is closed
+   * (once every shard answered), this driver does not acknowledge a move's COPYING or FLIPPED
+   * phase, and the mark says which rows each shard must hide from the read (a snapshot taken after
+   * the mark, the same for every shard of the read).
+   */
+  public ScatterRead beginScatter(String keySpace) {
+    AutoCloseable guard = inFlight.begin(keySpace, SCATTER);
+    return new ScatterRead(guard, hidden.snapshot(keySpace));
+  }
+
+  /** A key-less read in flight and the rows it must not see: shard -> keys (as the key map spells them). */
+  public record ScatterRead(AutoCloseable guard, Map<Integer, List<String>> hidden) implements ReadMark {
+    @Override
+    public void close() {
+      release(List.of(guard));
+    }
   }
 
   private static Object asLong(String key) {
@@ -402,6 +441,7 @@ public final class Directory implements AutoCloseable {
   // ---- change application -----------------------------------------------------------------------
 
   private void apply(Change change) {
+    hidden.apply(change);
     switch (change.kind()) {
       case KEY -> {
         keyEpoch.incrementAndGet();

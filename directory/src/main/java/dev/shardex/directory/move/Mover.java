@@ -202,8 +202,18 @@ public final class Mover {
     try (Connection src = shards.connect(m.from()); Connection dst = shards.connect(m.to())) {
       if (m.step() == MoveStep.PLANNED) {
         refuseForeignRows(m, dst, tables, type);
-        journal.advance(m.id(), MoveStep.PRECOPYING, null, "pre-copying to shard " + m.to() + " (key still ACTIVE)");
+        Retry.onDeadlock(() -> store.inTransaction(c -> {
+          long change = store.announceMove(c, m.keySpace(), m.key(), m.from(), m.to(), "COPYING");
+          journal.advance(c, m.id(), MoveStep.PRECOPYING, change, null, "pre-copying to shard " + m.to() + " (key still ACTIVE)");
+          return null;
+        }));
         faults.after(MoveStep.PRECOPYING, journal.get(m.id()));
+      }
+      // Key-less reads must hide the copy before it exists: every client applied the announcement
+      // and finished the key-less reads it had begun before.
+      MoveRecord announced = journal.get(m.id());
+      if (announced.changeId() != null) {
+        acks.await(announced, announced.changeId(), "the move is rolled back: the key stays on shard " + m.from());
       }
       Fingerprint snapshot = Retry.onDeadlock(() -> copier.copy(src, m.from(), dst, m.to(), tables, type, m.key(), m.id()));
       // Catch up once with the writes made during the copy, still ACTIVE: the delta left for the
@@ -268,7 +278,9 @@ public final class Mover {
       }
     }
     Retry.onDeadlock(() -> store.inTransaction(c -> {
-      long change = store.flipKey(c, m.keySpace(), m.key(), m.from(), m.to());
+      store.flipKey(c, m.keySpace(), m.key(), m.from(), m.to());
+      // from here key-less reads hide the source's rows; the flip's ack covers this change too
+      long change = store.announceMove(c, m.keySpace(), m.key(), m.from(), m.to(), "FLIPPED");
       journal.advance(c, m.id(), MoveStep.FLIPPED, change, null, "ACTIVE on shard " + m.to() + "; waiting for clients");
       return null;
     }));
@@ -307,8 +319,13 @@ public final class Mover {
           throw ShardexError.SOURCE_CHANGED.exception(m.id(), m.key(), m.from(), changed, m.to());
         }
         src.commit();
-        journal.advance(m.id(), MoveStep.DONE, null, "moved " + m.copied().rows() + " row(s) from shard " + m.from()
-            + " to shard " + m.to() + (alreadyDeleted ? "" : "; deleted " + deleted + " from the source"));
+        String detail = "moved " + m.copied().rows() + " row(s) from shard " + m.from() + " to shard " + m.to()
+            + (alreadyDeleted ? "" : "; deleted " + deleted + " from the source");
+        Retry.onDeadlock(() -> store.inTransaction(c -> {
+          store.announceMove(c, m.keySpace(), m.key(), m.from(), m.to(), "DONE"); // nothing left to hide
+          journal.advance(c, m.id(), MoveStep.DONE, null, null, detail);
+          return null;
+        }));
       } catch (SQLException | RuntimeException e) {
         KeyCopier.rollbackQuietly(src, e);
         throw e;
@@ -355,6 +372,9 @@ public final class Mover {
     Retry.onDeadlock(() -> store.inTransaction(c -> {
       if (m.step().frozen()) {
         store.unfreezeKey(c, m.keySpace(), m.key(), m.from());
+      }
+      if (m.step() != MoveStep.PLANNED) {
+        store.announceMove(c, m.keySpace(), m.key(), m.from(), m.to(), "ABORTED"); // the copy is gone
       }
       journal.advance(c, m.id(), MoveStep.ABORTED, null, null, detail.length() > 2000 ? detail.substring(0, 2000) : detail);
       return null;

@@ -98,6 +98,9 @@ final class QueryRoute {
     if (targets.isEmpty()) {
       targets = List.of(Router.anyReadable(ctx));
     }
+    if (!write && shards == ALL) {
+      markScatter();
+    }
     if (write) {
       return withInSplit(RoutePlan.of(Fanout.SUM, targets, true), targets);
     }
@@ -114,6 +117,26 @@ final class QueryRoute {
       }
     }
     return withInSplit(RoutePlan.of(Fanout.CONCAT, targets, false), targets);
+  }
+
+  /**
+   * A key-less read of SHARDED tables: marked, so a move's copy on a shard that does not own the
+   * key yet (or its source after the flip) is hidden from it, and counted once.
+   */
+  private void markScatter() throws SQLException {
+    java.util.Map<String, String> keyColumns = new java.util.HashMap<>();
+    String keySpace = null;
+    for (TableDef def : defs) {
+      if (def != null && def.kind() == TableKind.SHARDED) {
+        keySpace = keySpace == null ? def.keySpace() : keySpace;
+        if (def.keySpace().equals(keySpace)) {
+          keyColumns.put(def.name().toLowerCase(java.util.Locale.ROOT), def.keyColumn());
+        }
+      }
+    }
+    if (keySpace != null) {
+      ctx.scatter(keySpace, keyColumns, dir.keySpace(keySpace).keyType() == KeyType.BIGINT);
+    }
   }
 
   /** Each shard gets only its own keys of the IN list that spread the statement over several shards. */

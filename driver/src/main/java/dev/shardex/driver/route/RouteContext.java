@@ -32,6 +32,16 @@ public record RouteContext(
     return dryRun ? directory.routeRead(keySpace, key) : directory.routeRead(keySpace, key, guards);
   }
 
+  /**
+   * Marks a key-less read of the key space's SHARDED tables (not on a dry run): the mark, kept in
+   * {@code guards} until the read has its answer, says which rows each shard must hide.
+   */
+  void scatter(String keySpace, java.util.Map<String, String> keyColumns, boolean numeric) {
+    if (!dryRun) {
+      guards.add(new RoutePlan.ScatterMark(directory.beginScatter(keySpace), keyColumns, numeric));
+    }
+  }
+
   /** How a write routes a key: place new keys (INSERT), only existing ones (UPDATE/DELETE), or predict. */
   public Directory.WriteMode mode(boolean insert) {
     return dryRun ? Directory.WriteMode.PREDICT : insert ? Directory.WriteMode.PLACE : Directory.WriteMode.EXISTING;

@@ -382,4 +382,49 @@ class MoveProtocolGapsTest {
     }
     assertEquals("DONE", outcome, report);
   }
+
+  /**
+   * GAP 6 (closed: the mover announces COPYING before it writes the copy and FLIPPED with the flip;
+   * drivers acknowledge them once their key-less reads begun earlier have finished, and hide the
+   * copy, then the source, from later key-less reads). Between the pre-copy and the source delete
+   * the key's rows are on two shards: a key-less read counted them twice.
+   */
+  @Test
+  @Timeout(value = 60, unit = TimeUnit.SECONDS)
+  void aKeylessReadCountsAMovingKeyOnceAtEveryStep() throws Exception {
+    long user = 9_701;
+    int from = seedOnOneShard(user);
+    int to = (from + 1) % ConcurrentWriterAuditTest.SHARDS;
+    long low = user * 100;
+    long high = user * 100 + 99;
+    java.util.Map<MoveStep, String> seen = new java.util.EnumMap<>(MoveStep.class);
+    try (Connection reader = DriverManager.getConnection(URL + "&shardex.instance=gap-scatter")) {
+      FaultHook probe = (step, m) -> {
+        try (Statement s = reader.createStatement()) {
+          long merged;
+          try (ResultSet rs = s.executeQuery("SELECT COUNT(*) FROM gap_rows WHERE id BETWEEN " + low + " AND " + high)) {
+            rs.next();
+            merged = rs.getLong(1);
+          }
+          long listed = 0;
+          try (ResultSet rs = s.executeQuery("SELECT g.id FROM gap_rows g WHERE g.id BETWEEN " + low + " AND " + high)) {
+            while (rs.next()) {
+              listed++;
+            }
+          }
+          seen.put(step, merged + "/" + listed);
+        } catch (SQLException e) {
+          seen.put(step, MoveTestSupport.firstLine(e));
+        }
+      };
+      Mover m = new Mover(store, MoveTestSupport.connector(sandbox), MoveOptions.defaults().withAckTimeoutMs(10_000), probe);
+      assertEquals(MoveStep.DONE, m.move(KeySpace.DEFAULT, Long.toString(user), to).step());
+    }
+    String report = "key-less COUNT(*)/rows listed of a 20-row key after each move step: " + seen;
+    System.out.println("GAP 6: " + report);
+    for (String counts : seen.values()) {
+      assertEquals("20/20", counts, report);
+    }
+    assertTrue(seen.containsKey(MoveStep.PRECOPIED) && seen.containsKey(MoveStep.FLIPPED), report);
+  }
 }
