@@ -83,7 +83,7 @@ public final class Directory implements AutoCloseable {
     this.poller = new ChangePoller(store, clientId, lease, start, this::apply, this::keyBusy, displayUrl);
     poller.poll();
     if (options.autoPoll()) {
-      poller.start(options.pollMs());
+      poller.start(options.pollMs(), hidden::any);
     }
   }
 
@@ -441,7 +441,10 @@ public final class Directory implements AutoCloseable {
   // ---- change application -----------------------------------------------------------------------
 
   private void apply(Change change) {
-    hidden.apply(change);
+    if (HiddenRows.phase(change) != null) {
+      hidden.apply(change); // a move's announcement: the key's placement did not change
+      return;
+    }
     switch (change.kind()) {
       case KEY -> {
         keyEpoch.incrementAndGet();

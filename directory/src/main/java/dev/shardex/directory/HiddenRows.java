@@ -91,6 +91,16 @@ final class HiddenRows {
     }
   }
 
+  /** Whether a move this client knows of is under way (between its COPYING and its DONE or ABORTED). */
+  boolean any() {
+    for (Map<String, Integer> keys : hidden.values()) {
+      if (!keys.isEmpty()) {
+        return true;
+      }
+    }
+    return false;
+  }
+
   /** For one key space: shard -> the keys whose rows on it are hidden (a snapshot). */
   Map<Integer, List<String>> snapshot(String keySpace) {
     Map<String, Integer> keys = hidden.get(keySpace);

@@ -257,7 +257,7 @@ final class KeyCopier {
     return deleted;
   }
 
-  private static void bindPrimaryKeys(PreparedStatement ps, TableShape shape, KeyType type, String key, List<Object[]> rows)
+  static void bindPrimaryKeys(PreparedStatement ps, TableShape shape, KeyType type, String key, List<Object[]> rows)
       throws SQLException {
     TableShape.bindKey(ps, 1, type, key);
     bindPrimaryKeys(ps, 2, shape, rows);

@@ -53,6 +53,8 @@ public final class Mover {
   private final KeyCopier copier;
   private final DeltaSync delta;
   private volatile Consumer<MoveRecord> listener = m -> {};
+  /** Per move this process copied: the source's server-side digest in the copy's snapshot. */
+  private final java.util.Map<Long, String> sourceDigests = new java.util.concurrent.ConcurrentHashMap<>();
 
   public Mover(DirectoryStore store, ShardConnector shards, MoveOptions options, FaultHook faults) {
     this.store = store;
@@ -247,7 +249,9 @@ public final class Mover {
       DeltaSync.Result synced = Retry.onDeadlock(() -> delta.sync(src, dst, shapes, type, m.key()));
       Fingerprint copied = synced.copied();
       String how = "copied the delta (" + synced.delta() + ") and verified " + copied;
-      if (copied == null) {
+      if (copied != null) {
+        sourceDigests.put(m.id(), synced.sourceDigest());
+      } else {
         copied = Retry.onDeadlock(() -> copier.copy(src, m.from(), dst, m.to(), tables, type, m.key(), m.id()));
         how = "the delta did not verify; copied in full and verified " + copied;
       }
@@ -268,13 +272,18 @@ public final class Mover {
   private void flip(MoveRecord m) throws SQLException {
     // Belt and braces before the point of no return: a writer outside Shardex that changed the
     // source since the copy makes us roll back now, with nothing to reconcile.
+    // The server's digest of the source, taken in the copy's snapshot, is compared when this process
+    // made the copy (cheap under FROZEN); after a restart, the whole source is fingerprinted again.
     try (Connection src = shards.connect(m.from())) {
       KeyCopier.prepare(src);
-      Fingerprint now = copier.fingerprint(src, KeyCopier.shapes(src, tables(m.keySpace()), m.from()),
-          keyType(m.keySpace()), m.key(), false);
-      if (!now.equals(m.copied())) {
+      List<TableShape> shapes = KeyCopier.shapes(src, tables(m.keySpace()), m.from());
+      String digest = sourceDigests.remove(m.id());
+      Object copied = digest != null ? digest : m.copied();
+      Object now = digest != null ? DeltaSync.quickDigest(src, shapes, keyType(m.keySpace()), m.key())
+          : copier.fingerprint(src, shapes, keyType(m.keySpace()), m.key(), false);
+      if (!now.equals(copied)) {
         throw ShardexError.COPY_MISMATCH.exception(m.id(), m.key(), m.to(), m.from(),
-            "the source changed after the copy: copied " + m.copied() + ", source now " + now, m.from());
+            "the source changed after the copy: copied " + copied + ", source now " + now, m.from());
       }
     }
     Retry.onDeadlock(() -> store.inTransaction(c -> {
@@ -291,6 +300,15 @@ public final class Mover {
       journal.advance(m.id(), MoveStep.DELETING, null, "deleting " + m.copied() + " from shard " + m.from());
       faults.after(MoveStep.DELETING, journal.get(m.id()));
     }
+    // A deadlock with writers of other keys on the source (row locks taken in another order) rolls
+    // the whole transaction back: lock, check and delete again.
+    Retry.onDeadlock(() -> {
+      deleteSourceOnce(m);
+      return null;
+    });
+  }
+
+  private void deleteSourceOnce(MoveRecord m) throws SQLException {
     try (Connection src = shards.connect(m.from())) {
       KeyCopier.prepare(src);
       List<TableShape> shapes = KeyCopier.shapes(src, tables(m.keySpace()), m.from());

@@ -164,6 +164,21 @@ final class TableShape {
         .collect(Collectors.joining(", ", "SELECT ", " FROM " + quote(table))) + keyPredicate() + orderBy();
   }
 
+  /** {@code rows} of the key's rows by primary key (bind the key, then each row's primary-key values). */
+  String selectRows(int rows) {
+    return select() + keyPredicate() + " AND " + primaryKeyIn(rows);
+  }
+
+  /**
+   * The key's row count and a 64-bit XOR of an MD5 per row (over every copied column, each
+   * QUOTE()d so NULL and 'NULL' differ), computed by the server.
+   */
+  String digestKey() {
+    String row = columns.stream().map(c -> "QUOTE(" + quote(c.name()) + ")").collect(Collectors.joining(", ", "CONCAT_WS(',', ", ")"));
+    return "SELECT COUNT(*), CAST(BIT_XOR(CAST(CONV(LEFT(MD5(" + row + "), 16), 16, 10) AS UNSIGNED)) AS CHAR) FROM "
+        + quote(table) + keyPredicate();
+  }
+
   String selectAll() {
     return select() + orderBy();
   }
