@@ -139,6 +139,24 @@ final class DeltaSync {
     return digest.toString().trim();
   }
 
+  /** Runs the destination's read beside the source's (daemon threads, created as needed). */
+  private static final java.util.concurrent.Executor READER = java.util.concurrent.Executors.newCachedThreadPool(r -> {
+    Thread t = new Thread(r, "shardex-mover-read");
+    t.setDaemon(true);
+    return t;
+  });
+
+  private static ResultSet joined(java.util.concurrent.CompletableFuture<ResultSet> read) throws SQLException {
+    try {
+      return read.join();
+    } catch (java.util.concurrent.CompletionException e) {
+      if (e.getCause() instanceof SQLException sql) {
+        throw sql;
+      }
+      throw e;
+    }
+  }
+
   /** A row read on one side and not matched on the other yet. */
   private record Pending(ByteBuffer rowHash, Object[] values) {}
 
@@ -156,14 +174,28 @@ final class DeltaSync {
         PreparedStatement b = dst.prepareStatement(shape.selectKey(false))) {
       TableShape.bindKey(a, 1, type, key);
       TableShape.bindKey(b, 1, type, key);
-      try (ResultSet ra = a.executeQuery(); ResultSet rb = b.executeQuery()) {
+      // Both sides run at once: under FROZEN the two reads are most of the key's write pause.
+      java.util.concurrent.CompletableFuture<ResultSet> destination = java.util.concurrent.CompletableFuture.supplyAsync(() -> {
+        try {
+          return b.executeQuery();
+        } catch (SQLException e) {
+          throw new java.util.concurrent.CompletionException(e);
+        }
+      }, READER);
+      try (ResultSet ra = a.executeQuery(); ResultSet rb = joined(destination)) {
         boolean moreA = true;
         boolean moreB = true;
-        // Lockstep: one row from each side in turn, each matched against what the other side left
-        // unmatched. In-order sides match at once, so the maps hold about the delta only.
+        // Lockstep: one row from each side in turn; equal rows in step are unchanged, others are
+        // matched against what the other side left unmatched, so the maps hold about the delta only.
         while (moreA || moreB) {
-          if (moreA && (moreA = ra.next())) {
-            Object[] row = source.row(ra, shape.columns);
+          Object[] rowA = moreA && (moreA = ra.next()) ? source.row(ra, shape.columns) : null;
+          Object[] rowB = moreB && (moreB = rb.next()) ? RowDigest.read(rb, shape.columns) : null;
+          if (rowA != null && rowB != null && java.util.Arrays.deepEquals(rowA, rowB)) {
+            unchanged++; // the common case, in step on both sides: no hashing (primary keys are unique per side)
+            continue;
+          }
+          if (rowA != null) {
+            Object[] row = rowA;
             ByteBuffer pk = RowDigest.hash(row, shape.primaryKey);
             ByteBuffer hash = RowDigest.hash(row, all);
             Pending other = onlyDest.remove(pk);
@@ -175,8 +207,8 @@ final class DeltaSync {
               changed.add(row);
             }
           }
-          if (moreB && (moreB = rb.next())) {
-            Object[] row = RowDigest.read(rb, shape.columns);
+          if (rowB != null) {
+            Object[] row = rowB;
             ByteBuffer pk = RowDigest.hash(row, shape.primaryKey);
             ByteBuffer hash = RowDigest.hash(row, all);
             Pending other = onlySource.get(pk);

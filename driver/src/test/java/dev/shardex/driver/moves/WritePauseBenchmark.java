@@ -44,7 +44,8 @@ import org.junit.jupiter.api.Test;
  *     -Dexec.mainClass=dev.shardex.driver.moves.WritePauseBenchmark
  * </pre>
  * (after {@code mvn -o -q install -DskipTests} at the root), or as a test on request:
- * {@code mvn -o -q test -pl driver -am -Dtest=WritePauseBenchmark -Dsurefire.failIfNoSpecifiedTests=false}. System properties: {@code pause.runs} (5), {@code pause.rows}
+ * {@code mvn -o -q test -pl driver -am -Dtest=WritePauseBenchmark -Dsurefire.failIfNoSpecifiedTests=false}. System properties: {@code pause.runs} (5), {@code pause.warmup} (1 uncounted
+ * run first), {@code pause.rows}
  * (10000), {@code pause.writers} (4), {@code pause.intervalMs} (4: each thread starts a write every 4 ms),
  * {@code pause.cliConnector} (true: the mover's shard connections are opened as the CLI opens them,
  * with rewriteBatchedStatements=true; false: the sandbox's plain connections).
@@ -107,10 +108,16 @@ public final class WritePauseBenchmark {
     int runs = Integer.getInteger("pause.runs", 5);
     List<Run> results = new ArrayList<>();
     StringBuilder out = new StringBuilder();
+    int warmups = Integer.getInteger("pause.warmup", 1);
+    for (int i = 1; i <= warmups; i++) {
+      run(new ArrayList<>()); // a mover that has run before (JIT-compiled), as a long-lived mover or rebalance is
+      out.append("\n(warm-up run ").append(i).append(" not counted)");
+    }
     for (int i = 1; i <= runs; i++) {
       out.append("\n---- run ").append(i).append(" of ").append(runs).append(run(results));
     }
-    out.append(String.format("%n==== Spread over %d runs (%d-row user, %d writers) ====%n", runs, ROWS, WRITERS));
+    out.append(String.format("%n==== Spread over %d runs (%d-row user, %d writers; after %d warm-up run(s)) ====%n", runs, ROWS,
+        WRITERS, warmups));
     for (int i = 0; i < results.size(); i++) {
       Run r = results.get(i);
       out.append(String.format("run %d: waited p50 %.1f ms, p99 %.1f ms, max %.1f ms; key FROZEN %d ms%n", i + 1, r.p50(),
