@@ -253,51 +253,16 @@ public final class Directory implements AutoCloseable {
 
   /**
    * As {@link #routeRead(String, Object)}, and adds to {@code tickets} what the read was routed by,
-   * for {@link #readsCurrent} once the shard has answered.
+   * for {@link ReadMarks#current} once the shard has answered.
    */
   public Placement routeRead(String keySpace, Object canonicalKey, List<AutoCloseable> tickets) throws SQLException {
     Placement p = routeRead(keySpace, canonicalKey);
     if (p != null) {
-      tickets.add(new ReadTicket(placementCache(keySpace), canonicalKey, p));
+      tickets.add(new ReadMarks.Ticket(placementCache(keySpace), canonicalKey, p));
     }
     return p;
   }
 
-  /**
-   * Whether every read routed with these tickets still routes the same way, checked after the
-   * shards answered. If so, this driver had not applied a change of those keys when the reads
-   * finished, so it had not acknowledged a flip, so no mover had deleted the rows they read: the
-   * answer is complete. If not (a key changed, or its placement left the cache), the caller
-   * re-routes and reads again: a read routed before a flip may have run after the source delete.
-   */
-  public static boolean readsCurrent(List<AutoCloseable> tickets) {
-    for (AutoCloseable t : tickets) {
-      if (t instanceof ReadTicket r && r.cache.getIfPresent(r.key) != r.placement) {
-        return false;
-      }
-    }
-    return true;
-  }
-
-  /** What one key read was routed by: the cached placement object (a change replaces or drops it). */
-  private record ReadTicket(Cache<Object, Placement> cache, Object key, Placement placement) implements ReadMark {
-    @Override
-    public void close() {
-      // nothing is held: a ticket is only checked
-    }
-  }
-
-  /**
-   * Ends the reads' marks among {@code marks} (read tickets, key-less reads) and returns the write
-   * guards, which a transaction keeps until it ends.
-   */
-  public static List<AutoCloseable> releaseReads(List<AutoCloseable> marks) {
-    release(marks.stream().filter(m -> m instanceof ReadMark).toList());
-    return marks.stream().filter(m -> !(m instanceof ReadMark)).toList();
-  }
-
-  /** A read's mark among a statement's guards: it ends when the read has its answer, even in a transaction. */
-  public interface ReadMark extends AutoCloseable {}
 
   /** The shard a write for this key must go to; places unknown keys, waits out moves. No guard is kept. */
   public Placement routeWrite(String keySpace, Object canonicalKey) throws SQLException {
@@ -382,18 +347,11 @@ public final class Directory implements AutoCloseable {
    * phase, and the mark says which rows each shard must hide from the read (a snapshot taken after
    * the mark, the same for every shard of the read).
    */
-  public ScatterRead beginScatter(String keySpace) {
+  public ReadMarks.ScatterRead beginScatter(String keySpace) {
     AutoCloseable guard = inFlight.begin(keySpace, SCATTER);
-    return new ScatterRead(guard, hidden.snapshot(keySpace));
+    return new ReadMarks.ScatterRead(guard, hidden.snapshot(keySpace));
   }
 
-  /** A key-less read in flight and the rows it must not see: shard -> keys (as the key map spells them). */
-  public record ScatterRead(AutoCloseable guard, Map<Integer, List<String>> hidden) implements ReadMark {
-    @Override
-    public void close() {
-      release(List.of(guard));
-    }
-  }
 
   private static Object asLong(String key) {
     try {

@@ -205,12 +205,26 @@ final class KeyCopier {
           }
         }
       }
+      long found = 0;
       for (int start = 0; start < keys.size(); start += batchSize) {
         List<Object[]> chunk = keys.subList(start, Math.min(keys.size(), start + batchSize));
         try (PreparedStatement lock = c.prepareStatement(shape.lockRows(chunk.size()))) {
           bindPrimaryKeys(lock, shape, type, key, chunk);
+          try (ResultSet rs = lock.executeQuery()) {
+            while (rs.next()) {
+              found++;
+            }
+          }
+        }
+      }
+      if (found != keys.size()) {
+        // a primary key that does not match as bound (e.g. a FLOAT): lock the table's rows by the
+        // key predicate instead, and delete them so (the caller checks the count deleted)
+        try (PreparedStatement lock = c.prepareStatement(shape.lockKey())) {
+          TableShape.bindKey(lock, 1, type, key);
           lock.executeQuery().close();
         }
+        keys = null;
       }
       locked.put(shape, keys);
     }

@@ -89,7 +89,7 @@ public final class ShardexConnection extends UnsupportedConnection {
         return explain(Analyzer.explained(sql));
       default:
         // A read routed by a key that a move flipped meanwhile may have run after the old shard's
-        // rows were deleted: route and read again (Directory.readsCurrent).
+        // rows were deleted: route and read again (ReadMarks.current).
         for (int attempt = 1; ; attempt++) {
           RoutePlan plan = planFor(t, values);
           Outcome out;
@@ -98,7 +98,7 @@ public final class ShardexConnection extends UnsupportedConnection {
           } finally {
             session.settle(plan.guards());
           }
-          if (attempt >= READ_ATTEMPTS || Directory.readsCurrent(plan.guards())) {
+          if (attempt >= READ_ATTEMPTS || dev.shardex.directory.ReadMarks.current(plan.guards())) {
             return out;
           }
           dev.shardex.driver.merge.Closing.closeAll(java.util.Arrays.asList(out.resultSet(), out.generatedKeys()));

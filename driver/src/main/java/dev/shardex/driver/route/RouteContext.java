@@ -26,7 +26,7 @@ public record RouteContext(
   /**
    * The placement a read routes a key by; outside a dry run, what it was routed by is kept (in
    * {@code guards}) so the caller can check, once the shards answered, that no move flipped the key
-   * meanwhile ({@link Directory#readsCurrent}).
+   * meanwhile ({@link dev.shardex.directory.ReadMarks#current}).
    */
   public dev.shardex.directory.Placement read(String keySpace, Object key) throws java.sql.SQLException {
     return dryRun ? directory.routeRead(keySpace, key) : directory.routeRead(keySpace, key, guards);

@@ -221,7 +221,7 @@ class MoveProtocolGapsTest {
 
   /**
    * GAP 3 (closed: a key read checks, once the shard answered, that the key's cached placement is
-   * the one it routed by, and routes and reads again if not; Directory.readsCurrent). The flip's ack
+   * the one it routed by, and routes and reads again if not; ReadMarks.current). The flip's ack
    * covers writes only. A read routed to the source before the driver applied
    * the flip, and executed after the mover deleted the source (here it waited for a shard
    * connection), returns nothing though the key's rows exist on the new shard: a live, healthy
