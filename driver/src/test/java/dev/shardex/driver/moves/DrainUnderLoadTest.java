@@ -6,7 +6,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.zaxxer.hikari.HikariDataSource;
 import dev.shardex.directory.DirectoryStore;
 import dev.shardex.directory.KeySpace;
-import dev.shardex.directory.KeyType;
 import dev.shardex.directory.move.Drainer;
 import dev.shardex.directory.move.FaultHook;
 import dev.shardex.directory.move.MoveOptions;
@@ -41,13 +40,7 @@ class DrainUnderLoadTest {
     SandboxCluster sandbox = SandboxCluster.shared("drain", 3);
     try (HikariDataSource pool = MoveTestSupport.directoryPool(sandbox, "drain-test", 8)) {
       DirectoryStore store = MoveTestSupport.store(pool);
-      store.init();
-      for (int i = 0; i < 3; i++) {
-        store.addShard(i, sandbox.shardUrl(i), 1.0);
-      }
-      store.addKeySpace(new KeySpace(KeySpace.DEFAULT, KeyType.BIGINT, KeySpace.LEAST_LOADED));
-      String url = "jdbc:shardex:" + sandbox.directoryUrl().substring("jdbc:".length()) + "?user=" + sandbox.user()
-          + "&password=" + sandbox.password() + "&shardex.instance=drain";
+      String url = MoveTestSupport.freshDirectory(sandbox, store, 3, "drain");
       try (Connection c = DriverManager.getConnection(url); Statement s = c.createStatement()) {
         s.execute("/* shardex:sharded key=user_id */ CREATE TABLE IF NOT EXISTS dr_rows (id BIGINT PRIMARY KEY, "
             + "user_id BIGINT NOT NULL, KEY (user_id))");

@@ -41,7 +41,9 @@ import org.junit.jupiter.api.Timeout;
  *       old shard after the mover gave up on its driver: an acknowledged INSERT is orphaned;
  *   <li>a read in flight across the flip reads the emptied source: 0 rows from a live driver;
  *   <li>the delete step's {@code ORDER BY pk FOR UPDATE} scans and locks other keys' rows;
- *   <li>a hot key is never acknowledged (writes routed after the change count as in flight).
+ *   <li>a hot key is never acknowledged (writes routed after the change count as in flight);
+ *   <li>a key-less read counts a moving key twice (its rows are on two shards from the pre-copy
+ *       until the source delete).
  * </ol>
  */
 class MoveProtocolGapsTest {
