@@ -18,6 +18,12 @@ import org.slf4j.LoggerFactory;
 final class ChangePoller implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(ChangePoller.class);
   private static final int BATCH = 1_000;
+  /**
+   * The poll interval while a move is under way: a mover waits for every client to apply its
+   * freeze, and the key's writers wait for the copy under it, so each poll interval there is a
+   * write pause.
+   */
+  static final long HURRIED_MS = 5;
 
   private final DirectoryStore store;
   private final String clientId;
@@ -28,6 +34,9 @@ final class ChangePoller implements AutoCloseable {
   private final java.util.TreeMap<Long, Change> pending = new java.util.TreeMap<>();
   private final String directory;
   private volatile long applied;
+  /** True while a move this client knows of is under way: then it polls every {@link #HURRIED_MS}. */
+  private java.util.function.BooleanSupplier hurry = () -> false;
+  private volatile long lastPollNanos;
   private boolean failing;
   private ScheduledExecutorService timer;
 
@@ -46,13 +55,21 @@ final class ChangePoller implements AutoCloseable {
     return applied;
   }
 
-  void start(long pollMs) {
+  /** Polls every {@code pollMs}, or every {@link #HURRIED_MS} while {@code hurry} says a move is under way. */
+  void start(long pollMs, java.util.function.BooleanSupplier hurry) {
+    this.hurry = hurry;
     timer = Executors.newSingleThreadScheduledExecutor(r -> {
       Thread t = new Thread(r, "shardex-directory-poller-" + clientId);
       t.setDaemon(true);
       return t;
     });
-    timer.scheduleWithFixedDelay(this::pollQuietly, pollMs, pollMs, TimeUnit.MILLISECONDS);
+    long tick = Math.min(pollMs, HURRIED_MS);
+    long every = TimeUnit.MILLISECONDS.toNanos(pollMs);
+    timer.scheduleWithFixedDelay(() -> {
+      if (this.hurry.getAsBoolean() || System.nanoTime() - lastPollNanos >= every) {
+        pollQuietly();
+      }
+    }, tick, tick, TimeUnit.MILLISECONDS);
   }
 
   private void pollQuietly() {
@@ -76,6 +93,7 @@ final class ChangePoller implements AutoCloseable {
    * flight from before it: the mover must not copy a key while such a write may still land.
    */
   synchronized void poll() throws SQLException {
+    lastPollNanos = System.nanoTime();
     long startedAt = lease.now();
     List<Change> changes;
     do {

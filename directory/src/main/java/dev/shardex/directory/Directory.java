@@ -44,6 +44,14 @@ public final class Directory implements AutoCloseable {
   private final Cache<String, Optional<String>> sequenceColumns = Caffeine.newBuilder().maximumSize(100_000).build();
   private final Map<String, long[]> blocks = new ConcurrentHashMap<>();
   private final InFlightWrites inFlight = new InFlightWrites(this::appliedChange);
+  private final HiddenRows hidden = new HiddenRows();
+  /** The in-flight key of a key-less read: it holds up the acks of move phases of its key space. */
+  private static final Object SCATTER = new Object() {
+    @Override
+    public String toString() {
+      return "(key-less read)";
+    }
+  };
   /** Bumped before every key invalidation: a lookup that raced with one must not re-cache its answer. */
   private final java.util.concurrent.atomic.AtomicLong keyEpoch = new java.util.concurrent.atomic.AtomicLong();
 
@@ -71,10 +79,11 @@ public final class Directory implements AutoCloseable {
     long start = store.lastChange();
     this.shards = loadShards();
     store.registerClient(clientId, clientInfo(), start);
+    hidden.load(store); // moves under way now; later phases come with the change log from start
     this.poller = new ChangePoller(store, clientId, lease, start, this::apply, this::keyBusy, displayUrl);
     poller.poll();
     if (options.autoPoll()) {
-      poller.start(options.pollMs());
+      poller.start(options.pollMs(), hidden::any);
     }
   }
 
@@ -243,6 +252,19 @@ public final class Directory implements AutoCloseable {
     return p;
   }
 
+  /**
+   * As {@link #routeRead(String, Object)}, and adds to {@code tickets} what the read was routed by,
+   * for {@link ReadMarks#current} once the shard has answered.
+   */
+  public Placement routeRead(String keySpace, Object canonicalKey, List<AutoCloseable> tickets) throws SQLException {
+    Placement p = routeRead(keySpace, canonicalKey);
+    if (p != null) {
+      tickets.add(new ReadMarks.Ticket(placementCache(keySpace), canonicalKey, p));
+    }
+    return p;
+  }
+
+
   /** The shard a write for this key must go to; places unknown keys, waits out moves. No guard is kept. */
   public Placement routeWrite(String keySpace, Object canonicalKey) throws SQLException {
     return routeWrite(keySpace, canonicalKey, true);
@@ -312,9 +334,25 @@ public final class Directory implements AutoCloseable {
   }
 
   private boolean keyBusy(Change change) {
+    HiddenRows.Phase phase = HiddenRows.phase(change);
+    if (phase != null) { // a move's announcement concerns key-less reads only
+      return phase.awaited() && inFlight.busyBefore(change.keySpace(), SCATTER, change.id());
+    }
     return inFlight.busyBefore(change.keySpace(), change.key(), change.id())
         || inFlight.busyBefore(change.keySpace(), asLong(change.key()), change.id());
   }
+
+  /**
+   * Starts a key-less read of the key space's SHARDED tables: until the returned mark is closed
+   * (once every shard answered), this driver does not acknowledge a move's COPYING or FLIPPED
+   * phase, and the mark says which rows each shard must hide from the read (a snapshot taken after
+   * the mark, the same for every shard of the read).
+   */
+  public ReadMarks.ScatterRead beginScatter(String keySpace) {
+    AutoCloseable guard = inFlight.begin(keySpace, SCATTER);
+    return new ReadMarks.ScatterRead(guard, hidden.snapshot(keySpace));
+  }
+
 
   private static Object asLong(String key) {
     try {
@@ -362,6 +400,10 @@ public final class Directory implements AutoCloseable {
   // ---- change application -----------------------------------------------------------------------
 
   private void apply(Change change) {
+    if (HiddenRows.phase(change) != null) {
+      hidden.apply(change); // a move's announcement: the key's placement did not change
+      return;
+    }
     switch (change.kind()) {
       case KEY -> {
         keyEpoch.incrementAndGet();

@@ -349,6 +349,14 @@ public final class DirectoryStore {
     return logChange(c, Change.Kind.KEY, keySpace, key, null);
   }
 
+  /**
+   * Announces a move's phase for a key, inside the caller's transaction: which shard's rows of the
+   * key key-less reads must not see (see HiddenRows). Returns the change id.
+   */
+  public long announceMove(Connection c, String keySpace, String key, int from, int to, String phase) throws SQLException {
+    return logChange(c, Change.Kind.KEY, keySpace, key, HiddenRows.ref(from, to, HiddenRows.Phase.valueOf(phase)));
+  }
+
   /** Reads a key's placement with a row lock, inside the caller's transaction. */
   public Placement lockKey(Connection c, String keySpace, String key) throws SQLException {
     try (PreparedStatement ps = c.prepareStatement(

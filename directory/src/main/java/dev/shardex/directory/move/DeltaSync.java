@@ -1,7 +1,6 @@
 package dev.shardex.directory.move;
 
 import dev.shardex.directory.KeyType;
-import java.math.BigDecimal;
 import java.nio.ByteBuffer;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -11,7 +10,6 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.regex.Pattern;
 
 /**
  * Brings the destination's copy of a key up to date with the source by writing only the rows that
@@ -34,9 +32,6 @@ import java.util.regex.Pattern;
  * without a usable primary key are replaced whole.
  */
 final class DeltaSync {
-  /** Text a CAST column may be bound as a number: then MySQL compares it exactly, not as a double. */
-  private static final Pattern DECIMAL = Pattern.compile("-?\\d+(\\.\\d+)?");
-
   private final KeyCopier copier;
   private final int batchSize;
 
@@ -57,8 +52,11 @@ final class DeltaSync {
     }
   }
 
-  /** What one sync did: the verified fingerprint, or null when it committed nothing (fall back to a full copy). */
-  record Result(Fingerprint copied, Delta delta) {}
+  /**
+   * What one sync did: the verified fingerprint, or null when it committed nothing (fall back to a
+   * full copy); and the source's {@link #quickDigest} in the same snapshot.
+   */
+  record Result(Fingerprint copied, Delta delta, String sourceDigest) {}
 
   /**
    * Makes the destination's rows of the key equal to the source's, in one destination transaction
@@ -84,13 +82,13 @@ final class DeltaSync {
         delta = delta.plus(d);
       }
       Fingerprint want = source.finish();
-      Fingerprint got = copier.fingerprint(dst, srcShapes, type, key, false);
-      if (!want.equals(got)) {
+      if (!verified(dst, srcShapes, type, key, want)) {
         return giveUp(src, dst, delta);
       }
+      String digest = quickDigest(src, srcShapes, type, key);
       dst.commit();
       src.commit();
-      return new Result(want, delta);
+      return new Result(want, delta, digest);
     } catch (SQLException | RuntimeException e) {
       KeyCopier.rollbackQuietly(dst, e);
       KeyCopier.rollbackQuietly(src, e);
@@ -102,7 +100,61 @@ final class DeltaSync {
   private static Result giveUp(Connection src, Connection dst, Delta soFar) throws SQLException {
     dst.rollback();
     src.rollback();
-    return new Result(null, soFar);
+    return new Result(null, soFar, null);
+  }
+
+  /**
+   * Whether the destination, inside the sync's transaction, is the source's image. Every row the
+   * sync left alone matched its source row by primary key and whole-row hash, read in this very
+   * transaction, and every delete found its row; so what is left to check is what the server made
+   * of the rows written (each re-read by primary key and compared, see {@link #syncTable}) and that
+   * nothing else is there: the key's row count. That keeps the check, done under FROZEN, in
+   * proportion to the delta, not to the key's size. A table without a primary key was replaced
+   * whole: then the whole key is re-read and fingerprinted, as a full copy is.
+   */
+  private boolean verified(Connection dst, List<TableShape> shapes, KeyType type, String key, Fingerprint want)
+      throws SQLException {
+    if (shapes.stream().anyMatch(s -> s.primaryKey == null)) {
+      return want.equals(copier.fingerprint(dst, shapes, type, key, false));
+    }
+    return copier.count(dst, shapes, type, key) == want.rows();
+  }
+
+  /**
+   * A digest of the key's rows computed by the server (count and a 64-bit XOR of per-row MD5s):
+   * cheap to take again under FROZEN, to check the source did not change behind Shardex's back
+   * between the copy and the flip.
+   */
+  static String quickDigest(Connection c, List<TableShape> shapes, KeyType type, String key) throws SQLException {
+    StringBuilder digest = new StringBuilder();
+    for (TableShape shape : shapes) {
+      try (PreparedStatement ps = c.prepareStatement(shape.digestKey())) {
+        TableShape.bindKey(ps, 1, type, key);
+        try (ResultSet rs = ps.executeQuery()) {
+          rs.next();
+          digest.append(shape.table).append(':').append(rs.getLong(1)).append('/').append(rs.getString(2)).append(' ');
+        }
+      }
+    }
+    return digest.toString().trim();
+  }
+
+  /** Runs the destination's read beside the source's (daemon threads, created as needed). */
+  private static final java.util.concurrent.Executor READER = java.util.concurrent.Executors.newCachedThreadPool(r -> {
+    Thread t = new Thread(r, "shardex-mover-read");
+    t.setDaemon(true);
+    return t;
+  });
+
+  private static ResultSet joined(java.util.concurrent.CompletableFuture<ResultSet> read) throws SQLException {
+    try {
+      return read.join();
+    } catch (java.util.concurrent.CompletionException e) {
+      if (e.getCause() instanceof SQLException sql) {
+        throw sql;
+      }
+      throw e;
+    }
   }
 
   /** A row read on one side and not matched on the other yet. */
@@ -122,14 +174,28 @@ final class DeltaSync {
         PreparedStatement b = dst.prepareStatement(shape.selectKey(false))) {
       TableShape.bindKey(a, 1, type, key);
       TableShape.bindKey(b, 1, type, key);
-      try (ResultSet ra = a.executeQuery(); ResultSet rb = b.executeQuery()) {
+      // Both sides run at once: under FROZEN the two reads are most of the key's write pause.
+      java.util.concurrent.CompletableFuture<ResultSet> destination = java.util.concurrent.CompletableFuture.supplyAsync(() -> {
+        try {
+          return b.executeQuery();
+        } catch (SQLException e) {
+          throw new java.util.concurrent.CompletionException(e);
+        }
+      }, READER);
+      try (ResultSet ra = a.executeQuery(); ResultSet rb = joined(destination)) {
         boolean moreA = true;
         boolean moreB = true;
-        // Lockstep: one row from each side in turn, each matched against what the other side left
-        // unmatched. In-order sides match at once, so the maps hold about the delta only.
+        // Lockstep: one row from each side in turn; equal rows in step are unchanged, others are
+        // matched against what the other side left unmatched, so the maps hold about the delta only.
         while (moreA || moreB) {
-          if (moreA && (moreA = ra.next())) {
-            Object[] row = source.row(ra, shape.columns);
+          Object[] rowA = moreA && (moreA = ra.next()) ? source.row(ra, shape.columns) : null;
+          Object[] rowB = moreB && (moreB = rb.next()) ? RowDigest.read(rb, shape.columns) : null;
+          if (rowA != null && rowB != null && java.util.Arrays.deepEquals(rowA, rowB)) {
+            unchanged++; // the common case, in step on both sides: no hashing (primary keys are unique per side)
+            continue;
+          }
+          if (rowA != null) {
+            Object[] row = rowA;
             ByteBuffer pk = RowDigest.hash(row, shape.primaryKey);
             ByteBuffer hash = RowDigest.hash(row, all);
             Pending other = onlyDest.remove(pk);
@@ -141,8 +207,8 @@ final class DeltaSync {
               changed.add(row);
             }
           }
-          if (moreB && (moreB = rb.next())) {
-            Object[] row = RowDigest.read(rb, shape.columns);
+          if (rowB != null) {
+            Object[] row = rowB;
             ByteBuffer pk = RowDigest.hash(row, shape.primaryKey);
             ByteBuffer hash = RowDigest.hash(row, all);
             Pending other = onlySource.get(pk);
@@ -166,10 +232,13 @@ final class DeltaSync {
     onlySource.values().forEach(p -> inserts.add(p.values));
     // A delete that found no row means the primary key did not match as bound (e.g. a FLOAT):
     // inserting would then collide or duplicate, so give up before writing more.
-    if (!deleteRows(dst, shape, type, key, deletes)) {
+    if (KeyCopier.deleteRows(dst, shape, type, key, deletes, batchSize) != deletes.size()) {
       return null;
     }
     insertRows(dst, shape, inserts);
+    if (!writtenAsRead(dst, shape, type, key, inserts, all)) {
+      return null;
+    }
     return new Delta(deletes.size(), inserts.size(), unchanged);
   }
 
@@ -182,25 +251,28 @@ final class DeltaSync {
     return new Delta(deleted, source.rows() - before, 0);
   }
 
-  /** Deletes the rows by primary key, a batch per statement; false if one of them was not found. */
-  private boolean deleteRows(Connection dst, TableShape shape, KeyType type, String key, List<Object[]> rows)
+  /** Re-reads the rows just written, by primary key: each must be there once, exactly as read on the source. */
+  private boolean writtenAsRead(Connection dst, TableShape shape, KeyType type, String key, List<Object[]> rows, int[] all)
       throws SQLException {
+    Map<ByteBuffer, ByteBuffer> want = new java.util.HashMap<>();
+    for (Object[] row : rows) {
+      want.put(RowDigest.hash(row, shape.primaryKey), RowDigest.hash(row, all));
+    }
     for (int start = 0; start < rows.size(); start += batchSize) {
       List<Object[]> chunk = rows.subList(start, Math.min(rows.size(), start + batchSize));
-      try (PreparedStatement ps = dst.prepareStatement(shape.deleteRows(chunk.size()))) {
-        TableShape.bindKey(ps, 1, type, key);
-        int index = 2;
-        for (Object[] row : chunk) {
-          for (int column : shape.primaryKey) {
-            bindMatch(ps, index++, shape.columns.get(column).kind(), row[column]);
+      try (PreparedStatement ps = dst.prepareStatement(shape.selectRows(chunk.size()))) {
+        KeyCopier.bindPrimaryKeys(ps, shape, type, key, chunk);
+        try (ResultSet rs = ps.executeQuery()) {
+          while (rs.next()) {
+            Object[] row = RowDigest.read(rs, shape.columns);
+            if (!RowDigest.hash(row, all).equals(want.remove(RowDigest.hash(row, shape.primaryKey)))) {
+              return false;
+            }
           }
-        }
-        if (ps.executeUpdate() != chunk.size()) {
-          return false;
         }
       }
     }
-    return true;
+    return want.isEmpty();
   }
 
   private void insertRows(Connection dst, TableShape shape, List<Object[]> rows) throws SQLException {
@@ -220,23 +292,6 @@ final class DeltaSync {
       if (pending > 0) {
         ps.executeBatch();
       }
-    }
-  }
-
-  /**
-   * Binds a primary-key value for an equality match. A number read as the server's text is bound
-   * as a decimal: compared with a string, MySQL would compare as doubles (inexact past 2^53). Any
-   * other imprecision can only make the verification fail, which commits nothing.
-   */
-  private static void bindMatch(PreparedStatement ps, int index, TableShape.Kind kind, Object value) throws SQLException {
-    if (value == null) {
-      ps.setNull(index, java.sql.Types.VARCHAR); // matches nothing: the verification then fails safe
-    } else if (value instanceof byte[] b) {
-      ps.setBytes(index, b);
-    } else if (kind == TableShape.Kind.CAST && DECIMAL.matcher((String) value).matches()) {
-      ps.setBigDecimal(index, new BigDecimal((String) value));
-    } else {
-      ps.setString(index, (String) value);
     }
   }
 }

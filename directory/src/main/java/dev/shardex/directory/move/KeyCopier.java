@@ -171,6 +171,122 @@ final class KeyCopier {
     }
   }
 
+  /**
+   * Locks exactly the key's rows: their primary keys are read without locking, then locked by
+   * primary key, so no other key's row is locked whatever plan the key's predicate would get.
+   * Returns the primary-key values per table (null for a table without a usable primary key,
+   * locked by the key predicate instead). Run in READ COMMITTED: later plain reads see the latest
+   * rows, which the locks keep still.
+   */
+  java.util.Map<TableShape, List<Object[]>> lockRows(Connection c, List<TableShape> shapes, KeyType type, String key)
+      throws SQLException {
+    java.util.Map<TableShape, List<Object[]>> locked = new java.util.LinkedHashMap<>();
+    for (TableShape shape : shapes) {
+      if (shape.primaryKey == null) {
+        try (PreparedStatement lock = c.prepareStatement(shape.lockKey())) {
+          TableShape.bindKey(lock, 1, type, key);
+          lock.executeQuery().close();
+        }
+        locked.put(shape, null);
+        continue;
+      }
+      List<Object[]> keys = new ArrayList<>();
+      List<Column> pkColumns = java.util.Arrays.stream(shape.primaryKey).mapToObj(shape.columns::get).toList();
+      try (PreparedStatement ps = c.prepareStatement(shape.selectPrimaryKeys())) {
+        TableShape.bindKey(ps, 1, type, key);
+        try (ResultSet rs = ps.executeQuery()) {
+          while (rs.next()) {
+            Object[] pk = RowDigest.read(rs, pkColumns);
+            Object[] row = new Object[shape.columns.size()];
+            for (int i = 0; i < pk.length; i++) {
+              row[shape.primaryKey[i]] = pk[i];
+            }
+            keys.add(row);
+          }
+        }
+      }
+      long found = 0;
+      for (int start = 0; start < keys.size(); start += batchSize) {
+        List<Object[]> chunk = keys.subList(start, Math.min(keys.size(), start + batchSize));
+        try (PreparedStatement lock = c.prepareStatement(shape.lockRows(chunk.size()))) {
+          bindPrimaryKeys(lock, shape, type, key, chunk);
+          try (ResultSet rs = lock.executeQuery()) {
+            while (rs.next()) {
+              found++;
+            }
+          }
+        }
+      }
+      if (found != keys.size()) {
+        // a primary key that does not match as bound (e.g. a FLOAT): lock the table's rows by the
+        // key predicate instead, and delete them so (the caller checks the count deleted)
+        try (PreparedStatement lock = c.prepareStatement(shape.lockKey())) {
+          TableShape.bindKey(lock, 1, type, key);
+          lock.executeQuery().close();
+        }
+        keys = null;
+      }
+      locked.put(shape, keys);
+    }
+    return locked;
+  }
+
+  /** Deletes what {@link #lockRows} locked, row by row by primary key; returns the rows deleted. */
+  long deleteLocked(Connection c, java.util.Map<TableShape, List<Object[]>> locked, KeyType type, String key)
+      throws SQLException {
+    long total = 0;
+    for (java.util.Map.Entry<TableShape, List<Object[]>> e : locked.entrySet()) {
+      TableShape shape = e.getKey();
+      List<Object[]> rows = e.getValue();
+      if (rows == null) {
+        total += delete(c, shape, type, key);
+        continue;
+      }
+      try (PreparedStatement ps = c.prepareStatement(shape.deleteOneRow())) {
+        for (int i = 0; i < rows.size(); i++) {
+          bindPrimaryKeys(ps, 1, shape, List.<Object[]>of(rows.get(i)));
+          ps.addBatch();
+          if ((i + 1) % batchSize == 0 || i == rows.size() - 1) {
+            for (int n : ps.executeBatch()) {
+              total += n;
+            }
+          }
+        }
+      }
+    }
+    return total;
+  }
+
+  /** Deletes rows of the key by primary key, a batch per statement; returns how many were found and deleted. */
+  static long deleteRows(Connection c, TableShape shape, KeyType type, String key, List<Object[]> rows, int batchSize)
+      throws SQLException {
+    long deleted = 0;
+    for (int start = 0; start < rows.size(); start += batchSize) {
+      List<Object[]> chunk = rows.subList(start, Math.min(rows.size(), start + batchSize));
+      try (PreparedStatement ps = c.prepareStatement(shape.deleteRows(chunk.size()))) {
+        bindPrimaryKeys(ps, shape, type, key, chunk);
+        deleted += ps.executeUpdate();
+      }
+    }
+    return deleted;
+  }
+
+  static void bindPrimaryKeys(PreparedStatement ps, TableShape shape, KeyType type, String key, List<Object[]> rows)
+      throws SQLException {
+    TableShape.bindKey(ps, 1, type, key);
+    bindPrimaryKeys(ps, 2, shape, rows);
+  }
+
+  private static void bindPrimaryKeys(PreparedStatement ps, int first, TableShape shape, List<Object[]> rows)
+      throws SQLException {
+    int index = first;
+    for (Object[] row : rows) {
+      for (int column : shape.primaryKey) {
+        shape.bindPrimaryKey(ps, index++, column, row[column]);
+      }
+    }
+  }
+
   static void rollbackQuietly(Connection c, Exception cause) {
     try {
       c.rollback();

@@ -13,7 +13,7 @@ package dev.shardex.directory.move;
  */
 public record MoveOptions(long ackTimeoutMs, long leaseMs, long marginMs, long pollMs, int batchSize) {
   public static MoveOptions defaults() {
-    return new MoveOptions(10_000, 2_000, 1_000, 20, 500);
+    return new MoveOptions(10_000, 2_000, 1_000, 5, 500);
   }
 
   /** A client whose heartbeat is older than this (directory clock) has lost its lease. */

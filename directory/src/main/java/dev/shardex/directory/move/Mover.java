@@ -53,6 +53,8 @@ public final class Mover {
   private final KeyCopier copier;
   private final DeltaSync delta;
   private volatile Consumer<MoveRecord> listener = m -> {};
+  /** Per move this process copied: the source's server-side digest in the copy's snapshot. */
+  private final java.util.Map<Long, String> sourceDigests = new java.util.concurrent.ConcurrentHashMap<>();
 
   public Mover(DirectoryStore store, ShardConnector shards, MoveOptions options, FaultHook faults) {
     this.store = store;
@@ -202,8 +204,18 @@ public final class Mover {
     try (Connection src = shards.connect(m.from()); Connection dst = shards.connect(m.to())) {
       if (m.step() == MoveStep.PLANNED) {
         refuseForeignRows(m, dst, tables, type);
-        journal.advance(m.id(), MoveStep.PRECOPYING, null, "pre-copying to shard " + m.to() + " (key still ACTIVE)");
+        Retry.onDeadlock(() -> store.inTransaction(c -> {
+          long change = store.announceMove(c, m.keySpace(), m.key(), m.from(), m.to(), "COPYING");
+          journal.advance(c, m.id(), MoveStep.PRECOPYING, change, null, "pre-copying to shard " + m.to() + " (key still ACTIVE)");
+          return null;
+        }));
         faults.after(MoveStep.PRECOPYING, journal.get(m.id()));
+      }
+      // Key-less reads must hide the copy before it exists: every client applied the announcement
+      // and finished the key-less reads it had begun before.
+      MoveRecord announced = journal.get(m.id());
+      if (announced.changeId() != null) {
+        acks.await(announced, announced.changeId(), "the move is rolled back: the key stays on shard " + m.from());
       }
       Fingerprint snapshot = Retry.onDeadlock(() -> copier.copy(src, m.from(), dst, m.to(), tables, type, m.key(), m.id()));
       // Catch up once with the writes made during the copy, still ACTIVE: the delta left for the
@@ -237,7 +249,9 @@ public final class Mover {
       DeltaSync.Result synced = Retry.onDeadlock(() -> delta.sync(src, dst, shapes, type, m.key()));
       Fingerprint copied = synced.copied();
       String how = "copied the delta (" + synced.delta() + ") and verified " + copied;
-      if (copied == null) {
+      if (copied != null) {
+        sourceDigests.put(m.id(), synced.sourceDigest());
+      } else {
         copied = Retry.onDeadlock(() -> copier.copy(src, m.from(), dst, m.to(), tables, type, m.key(), m.id()));
         how = "the delta did not verify; copied in full and verified " + copied;
       }
@@ -258,17 +272,24 @@ public final class Mover {
   private void flip(MoveRecord m) throws SQLException {
     // Belt and braces before the point of no return: a writer outside Shardex that changed the
     // source since the copy makes us roll back now, with nothing to reconcile.
+    // The server's digest of the source, taken in the copy's snapshot, is compared when this process
+    // made the copy (cheap under FROZEN); after a restart, the whole source is fingerprinted again.
     try (Connection src = shards.connect(m.from())) {
       KeyCopier.prepare(src);
-      Fingerprint now = copier.fingerprint(src, KeyCopier.shapes(src, tables(m.keySpace()), m.from()),
-          keyType(m.keySpace()), m.key(), false);
-      if (!now.equals(m.copied())) {
+      List<TableShape> shapes = KeyCopier.shapes(src, tables(m.keySpace()), m.from());
+      String digest = sourceDigests.remove(m.id());
+      Object copied = digest != null ? digest : m.copied();
+      Object now = digest != null ? DeltaSync.quickDigest(src, shapes, keyType(m.keySpace()), m.key())
+          : copier.fingerprint(src, shapes, keyType(m.keySpace()), m.key(), false);
+      if (!now.equals(copied)) {
         throw ShardexError.COPY_MISMATCH.exception(m.id(), m.key(), m.to(), m.from(),
-            "the source changed after the copy: copied " + m.copied() + ", source now " + now, m.from());
+            "the source changed after the copy: copied " + copied + ", source now " + now, m.from());
       }
     }
     Retry.onDeadlock(() -> store.inTransaction(c -> {
-      long change = store.flipKey(c, m.keySpace(), m.key(), m.from(), m.to());
+      store.flipKey(c, m.keySpace(), m.key(), m.from(), m.to());
+      // from here key-less reads hide the source's rows; the flip's ack covers this change too
+      long change = store.announceMove(c, m.keySpace(), m.key(), m.from(), m.to(), "FLIPPED");
       journal.advance(c, m.id(), MoveStep.FLIPPED, change, null, "ACTIVE on shard " + m.to() + "; waiting for clients");
       return null;
     }));
@@ -279,24 +300,50 @@ public final class Mover {
       journal.advance(m.id(), MoveStep.DELETING, null, "deleting " + m.copied() + " from shard " + m.from());
       faults.after(MoveStep.DELETING, journal.get(m.id()));
     }
+    // A deadlock with writers of other keys on the source (row locks taken in another order) rolls
+    // the whole transaction back: lock, check and delete again.
+    Retry.onDeadlock(() -> {
+      deleteSourceOnce(m);
+      return null;
+    });
+  }
+
+  private void deleteSourceOnce(MoveRecord m) throws SQLException {
     try (Connection src = shards.connect(m.from())) {
       KeyCopier.prepare(src);
       List<TableShape> shapes = KeyCopier.shapes(src, tables(m.keySpace()), m.from());
       KeyType type = keyType(m.keySpace());
+      src.setTransactionIsolation(Connection.TRANSACTION_READ_COMMITTED); // no gap locks; reads see the locked rows
       src.setAutoCommit(false);
       try {
-        Fingerprint now = copier.fingerprint(src, shapes, type, m.key(), true);
+        // Lock the key's rows by primary key (never a scan that would lock other keys' rows), then
+        // check them, and anything added since, against the copy.
+        var locked = copier.lockRows(src, shapes, type, m.key());
+        Fingerprint now = copier.fingerprint(src, shapes, type, m.key(), false);
         boolean alreadyDeleted = now.rows() == 0; // a crash after the delete committed, before DONE
-        if (!alreadyDeleted && !now.equals(m.copied())) {
-          src.rollback();
-          String what = "copied " + m.copied() + ", source now " + now;
-          journal.advance(m.id(), MoveStep.STOPPED, null, "source changed after the copy (" + what + "); nothing deleted");
-          throw ShardexError.SOURCE_CHANGED.exception(m.id(), m.key(), m.from(), what, m.to());
+        String changed = alreadyDeleted || now.equals(m.copied()) ? null : "copied " + m.copied() + ", source now " + now;
+        long deleted = 0;
+        if (changed == null && !alreadyDeleted) {
+          deleted = copier.deleteLocked(src, locked, type, m.key());
+          long left = copier.count(src, shapes, type, m.key());
+          if (left != 0 || deleted != now.rows()) {
+            changed = "copied " + m.copied() + "; deleting by primary key removed " + deleted + " and left " + left
+                + " row(s) (rows added meanwhile)";
+          }
         }
-        long deleted = alreadyDeleted ? 0 : copier.delete(src, shapes, type, m.key());
+        if (changed != null) {
+          src.rollback();
+          journal.advance(m.id(), MoveStep.STOPPED, null, "source changed after the copy (" + changed + "); nothing deleted");
+          throw ShardexError.SOURCE_CHANGED.exception(m.id(), m.key(), m.from(), changed, m.to());
+        }
         src.commit();
-        journal.advance(m.id(), MoveStep.DONE, null, "moved " + m.copied().rows() + " row(s) from shard " + m.from()
-            + " to shard " + m.to() + (alreadyDeleted ? "" : "; deleted " + deleted + " from the source"));
+        String detail = "moved " + m.copied().rows() + " row(s) from shard " + m.from() + " to shard " + m.to()
+            + (alreadyDeleted ? "" : "; deleted " + deleted + " from the source");
+        Retry.onDeadlock(() -> store.inTransaction(c -> {
+          store.announceMove(c, m.keySpace(), m.key(), m.from(), m.to(), "DONE"); // nothing left to hide
+          journal.advance(c, m.id(), MoveStep.DONE, null, null, detail);
+          return null;
+        }));
       } catch (SQLException | RuntimeException e) {
         KeyCopier.rollbackQuietly(src, e);
         throw e;
@@ -343,6 +390,9 @@ public final class Mover {
     Retry.onDeadlock(() -> store.inTransaction(c -> {
       if (m.step().frozen()) {
         store.unfreezeKey(c, m.keySpace(), m.key(), m.from());
+      }
+      if (m.step() != MoveStep.PLANNED) {
+        store.announceMove(c, m.keySpace(), m.key(), m.from(), m.to(), "ABORTED"); // the copy is gone
       }
       journal.advance(c, m.id(), MoveStep.ABORTED, null, null, detail.length() > 2000 ? detail.substring(0, 2000) : detail);
       return null;

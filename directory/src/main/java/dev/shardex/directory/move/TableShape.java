@@ -34,6 +34,9 @@ final class TableShape {
   private static final Set<String> CHARACTER = Set.of("char", "varchar", "tinytext", "text", "mediumtext", "longtext",
       "enum", "set");
 
+  /** Text a CAST column may be bound as a number: then MySQL compares it exactly, not as a double. */
+  private static final java.util.regex.Pattern DECIMAL = java.util.regex.Pattern.compile("-?\\d+(\\.\\d+)?");
+
   final String table;
   final String keyColumn;
   final List<Column> columns;
@@ -146,6 +149,36 @@ final class TableShape {
     return "SELECT 1 FROM " + quote(table) + keyPredicate() + " FOR UPDATE";
   }
 
+  /**
+   * Locks {@code rows} of the key's rows by primary key (bind the key, then each row's primary-key
+   * values): a primary-key lookup locks those rows only, whatever share of the table the key holds.
+   */
+  String lockRows(int rows) {
+    return "SELECT 1 FROM " + quote(table) + " FORCE INDEX (PRIMARY)" + keyPredicate() + " AND " + primaryKeyIn(rows) + " FOR UPDATE";
+  }
+
+  /** The key's primary-key values in primary-key order (a plain, non-locking read). */
+  String selectPrimaryKeys() {
+    return Arrays.stream(primaryKey).mapToObj(i -> columns.get(i))
+        .map(c -> c.kind() == Kind.CAST ? "CAST(" + quote(c.name()) + " AS CHAR)" : quote(c.name()))
+        .collect(Collectors.joining(", ", "SELECT ", " FROM " + quote(table))) + keyPredicate() + orderBy();
+  }
+
+  /** {@code rows} of the key's rows by primary key (bind the key, then each row's primary-key values). */
+  String selectRows(int rows) {
+    return select() + keyPredicate() + " AND " + primaryKeyIn(rows);
+  }
+
+  /**
+   * The key's row count and a 64-bit XOR of an MD5 per row (over every copied column, each
+   * QUOTE()d so NULL and 'NULL' differ), computed by the server.
+   */
+  String digestKey() {
+    String row = columns.stream().map(c -> "QUOTE(" + quote(c.name()) + ")").collect(Collectors.joining(", ", "CONCAT_WS(',', ", ")"));
+    return "SELECT COUNT(*), CAST(BIT_XOR(CAST(CONV(LEFT(MD5(" + row + "), 16), 16, 10) AS UNSIGNED)) AS CHAR) FROM "
+        + quote(table) + keyPredicate();
+  }
+
   String selectAll() {
     return select() + orderBy();
   }
@@ -163,10 +196,40 @@ final class TableShape {
    * row's primary-key values in order): {@code pk IN (...)}, or {@code (a, b) IN ((...), ...)}.
    */
   String deleteRows(int rows) {
+    return "DELETE FROM " + quote(table) + keyPredicate() + " AND " + primaryKeyIn(rows);
+  }
+
+  /**
+   * Deletes one row by primary-key equality (bind its primary-key values): always a unique lookup,
+   * so no other row is locked (an IN list may be planned as a scan of a small table, which waits
+   * for every row another transaction holds).
+   */
+  String deleteOneRow() {
+    return "DELETE FROM " + quote(table) + " WHERE " + primaryKeyIn(1);
+  }
+
+  private String primaryKeyIn(int rows) {
     String one = primaryKey.length == 1 ? "?" : Arrays.stream(primaryKey).mapToObj(i -> "?").collect(Collectors.joining(", ", "(", ")"));
     String columnList = Arrays.stream(primaryKey).mapToObj(i -> quote(columns.get(i).name())).collect(Collectors.joining(", "));
-    return "DELETE FROM " + quote(table) + keyPredicate() + " AND " + (primaryKey.length == 1 ? columnList : "(" + columnList + ")")
+    return (primaryKey.length == 1 ? columnList : "(" + columnList + ")")
         + " IN (" + String.join(", ", java.util.Collections.nCopies(rows, one)) + ")";
+  }
+
+  /**
+   * Binds a primary-key value for an equality match. A number read as the server's text is bound
+   * as a decimal: compared with a string, MySQL would compare as doubles (inexact past 2^53). Any
+   * other imprecision can only make a match fail, which the callers detect (row counts, checksums).
+   */
+  void bindPrimaryKey(PreparedStatement ps, int index, int column, Object value) throws SQLException {
+    if (value == null) {
+      ps.setNull(index, java.sql.Types.VARCHAR); // matches nothing: the caller's check then fails safe
+    } else if (value instanceof byte[] b) {
+      ps.setBytes(index, b);
+    } else if (columns.get(column).kind() == Kind.CAST && DECIMAL.matcher((String) value).matches()) {
+      ps.setBigDecimal(index, new java.math.BigDecimal((String) value));
+    } else {
+      ps.setString(index, (String) value);
+    }
   }
 
   String insert() {

@@ -71,7 +71,7 @@ class MoverTest {
     Placement p = store.lookup("default", "42");
     assertEquals(1, p.shardId());
     assertEquals(KeyState.ACTIVE, p.state());
-    assertEquals(before + 2, store.lastChange(), "freeze and flip are logged");
+    assertEquals(before + 5, store.lastChange(), "freeze and flip are logged, and the COPYING, FLIPPED and DONE announcements");
   }
 
   @Test

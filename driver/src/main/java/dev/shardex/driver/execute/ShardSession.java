@@ -210,7 +210,7 @@ public final class ShardSession implements ShardAccess {
     if (state.autoCommit) {
       Directory.release(guards);
     } else {
-      heldGuards.addAll(guards);
+      heldGuards.addAll(dev.shardex.directory.ReadMarks.release(guards)); // a read's ticket ends with its answer
     }
   }
 

@@ -47,7 +47,7 @@ final class MergedQuery {
     MergeSpec spec = cluster.templates().merge(merge.text(), shards);
     String text = shardText(spec, values, shards);
     ShardCall call = (c, shard, p) -> {
-      PreparedStatement ps = c.prepareStatement(text);
+      PreparedStatement ps = c.prepareStatement(p.hide(text, shard));
       try {
         merge.binder().bind(ps, spec.params());
         ps.execute();

@@ -1,5 +1,6 @@
 package dev.shardex.driver.jdbc;
 
+import dev.shardex.directory.Directory;
 import dev.shardex.directory.ShardexError;
 import dev.shardex.driver.Cluster;
 import dev.shardex.driver.execute.Outcome;
@@ -87,28 +88,45 @@ public final class ShardexConnection extends UnsupportedConnection {
       case EXPLAIN_ROUTE:
         return explain(Analyzer.explained(sql));
       default:
-        RoutePlan plan = planFor(t, values);
-        try {
-          if (plan.fanout() == Fanout.MERGE) {
-            return new MergedQuery(cluster, session).run(plan, values, merge, owner);
-          }
-          if (plan.fanout() != Fanout.DDL) {
-            SplitInsertKeys split = keys && plan.rows() != null && plan.fill() == null ? new SplitInsertKeys(plan) : null;
-            Outcome out = PlanExecutor.execute(plan, session, split == null ? call : split.wrap(call), keys, owner,
-                t.type().name(), cluster.fanout());
-            if (split != null) {
-              return Outcome.count(out.updateCount(), split.inRowOrder());
-            }
-            return plan.fill() != null && keys ? MergedQuery.filledKeys(out, plan.fill()) : out;
-          }
+        // A read routed by a key that a move flipped meanwhile may have run after the old shard's
+        // rows were deleted: route and read again (ReadMarks.current).
+        for (int attempt = 1; ; attempt++) {
+          RoutePlan plan = planFor(t, values);
+          Outcome out;
           try {
-            return ddl(plan, call, owner, sql, t);
+            out = execute(plan, t, values, sql, call, keys, owner, merge);
           } finally {
-            cluster.schemas().forget(t.ddl().tables()); // and anything read while it ran
+            session.settle(plan.guards());
           }
-        } finally {
-          session.settle(plan.guards());
+          if (attempt >= READ_ATTEMPTS || dev.shardex.directory.ReadMarks.current(plan.guards())) {
+            return out;
+          }
+          dev.shardex.driver.merge.Closing.closeAll(java.util.Arrays.asList(out.resultSet(), out.generatedKeys()));
         }
+    }
+  }
+
+  /** Tries a key read makes when the key keeps moving under it (each try follows the latest move). */
+  private static final int READ_ATTEMPTS = 5;
+
+  private Outcome execute(RoutePlan plan, RouteTemplate t, Object[] values, String sql, ShardCall call, boolean keys,
+      Statement owner, MergeSource merge) throws SQLException {
+    if (plan.fanout() == Fanout.MERGE) {
+      return new MergedQuery(cluster, session).run(plan, values, merge, owner);
+    }
+    if (plan.fanout() != Fanout.DDL) {
+      SplitInsertKeys split = keys && plan.rows() != null && plan.fill() == null ? new SplitInsertKeys(plan) : null;
+      Outcome out = PlanExecutor.execute(plan, session, split == null ? call : split.wrap(call), keys, owner,
+          t.type().name(), cluster.fanout());
+      if (split != null) {
+        return Outcome.count(out.updateCount(), split.inRowOrder());
+      }
+      return plan.fill() != null && keys ? MergedQuery.filledKeys(out, plan.fill()) : out;
+    }
+    try {
+      return ddl(plan, call, owner, sql, t);
+    } finally {
+      cluster.schemas().forget(t.ddl().tables()); // and anything read while it ran
     }
   }
 

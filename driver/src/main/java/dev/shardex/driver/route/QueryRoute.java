@@ -99,6 +99,9 @@ final class QueryRoute {
     if (targets.isEmpty()) {
       targets = List.of(Router.anyReadable(ctx));
     }
+    if (!write && shards == ALL) {
+      markScatter();
+    }
     if (write) {
       return withInSplit(RoutePlan.of(Fanout.SUM, targets, true), targets);
     }
@@ -127,6 +130,26 @@ final class QueryRoute {
       }
     }
     return true;
+  }
+
+  /**
+   * A key-less read of SHARDED tables: marked, so a move's copy on a shard that does not own the
+   * key yet (or its source after the flip) is hidden from it, and counted once.
+   */
+  private void markScatter() throws SQLException {
+    java.util.Map<String, String> keyColumns = new java.util.HashMap<>();
+    String keySpace = null;
+    for (TableDef def : defs) {
+      if (def != null && def.kind() == TableKind.SHARDED) {
+        keySpace = keySpace == null ? def.keySpace() : keySpace;
+        if (def.keySpace().equals(keySpace)) {
+          keyColumns.put(def.name().toLowerCase(java.util.Locale.ROOT), def.keyColumn());
+        }
+      }
+    }
+    if (keySpace != null) {
+      ctx.scatter(keySpace, keyColumns, dir.keySpace(keySpace).keyType() == KeyType.BIGINT);
+    }
   }
 
   /** Each shard gets only its own keys of the IN list that spread the statement over several shards. */
@@ -337,7 +360,7 @@ final class QueryRoute {
         continue; // key = NULL matches no row anywhere
       }
       Object key = type.canonical(raw, table);
-      Placement p = write ? existingForWrite(keySpace, key) : dir.routeRead(keySpace, key);
+      Placement p = write ? existingForWrite(keySpace, key) : ctx.read(keySpace, key);
       if (p != null) {
         shards.add(p.shardId());
         valueShards[v] = p.shardId();

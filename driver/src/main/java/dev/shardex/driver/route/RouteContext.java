@@ -41,6 +41,25 @@ public record RouteContext(
         schemas);
   }
 
+  /**
+   * The placement a read routes a key by; outside a dry run, what it was routed by is kept (in
+   * {@code guards}) so the caller can check, once the shards answered, that no move flipped the key
+   * meanwhile ({@link dev.shardex.directory.ReadMarks#current}).
+   */
+  public dev.shardex.directory.Placement read(String keySpace, Object key) throws java.sql.SQLException {
+    return dryRun ? directory.routeRead(keySpace, key) : directory.routeRead(keySpace, key, guards);
+  }
+
+  /**
+   * Marks a key-less read of the key space's SHARDED tables (not on a dry run): the mark, kept in
+   * {@code guards} until the read has its answer, says which rows each shard must hide.
+   */
+  void scatter(String keySpace, java.util.Map<String, String> keyColumns, boolean numeric) {
+    if (!dryRun) {
+      guards.add(new RoutePlan.ScatterMark(directory.beginScatter(keySpace), keyColumns, numeric));
+    }
+  }
+
   /** How a write routes a key: place new keys (INSERT), only existing ones (UPDATE/DELETE), or predict. */
   public Directory.WriteMode mode(boolean insert) {
     return dryRun ? Directory.WriteMode.PREDICT : insert ? Directory.WriteMode.PLACE : Directory.WriteMode.EXISTING;

@@ -43,10 +43,37 @@ public record RoutePlan(
     }
     int[] share = rowsFor(shard);
     if (share == null && fill == null) {
-      return dev.shardex.driver.sql.ShardSql.whole(sql);
+      return dev.shardex.driver.sql.ShardSql.whole(hide(sql, shard));
     }
     return dev.shardex.driver.sql.InsertSplitter.of(sql).rewrite(share, fill == null ? null : fill.column(),
         fill == null ? null : fill.ids(), fill == null ? -1 : fill.replaceAt());
+  }
+
+  /**
+   * A key-less read's text for one shard, without the rows a move keeps there that the shard does
+   * not own (see Directory.beginScatter); any other statement's text as it is.
+   */
+  public String hide(String sql, int shard) {
+    for (AutoCloseable g : guards) {
+      if (g instanceof ScatterMark m) {
+        return m.hide(sql, shard);
+      }
+    }
+    return sql;
+  }
+
+  /** A key-less read's mark and what it needs to hide rows: its key space's SHARDED tables. */
+  record ScatterMark(dev.shardex.directory.ReadMarks.ScatterRead read, java.util.Map<String, String> keyColumns,
+      boolean numeric) implements dev.shardex.directory.ReadMarks.ReadMark {
+    String hide(String sql, int shard) {
+      List<String> keys = read.hidden().get(shard);
+      return keys == null ? sql : dev.shardex.driver.sql.HiddenKeys.exclude(sql, keyColumns, keys, numeric);
+    }
+
+    @Override
+    public void close() {
+      read.close();
+    }
   }
 
   /** A multi-row INSERT split by owner: each shard gets only its rows (0-based, ascending). */

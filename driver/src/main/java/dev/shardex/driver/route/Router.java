@@ -84,7 +84,7 @@ public final class Router {
     Object key = ctx.directory().keySpace(keySpace).keyType().canonical(h.key(), table);
     boolean insert = t.type() == StatementType.INSERT || t.type() == StatementType.REPLACE;
     Placement p = write ? ctx.directory().routeWrite(keySpace, key, ctx.mode(insert), ctx.guards(), ctx.held())
-        : ctx.directory().routeRead(keySpace, key);
+        : ctx.read(keySpace, key);
     return RoutePlan.one(p == null ? anyReadable(ctx) : p.shardId(), write);
   }
 

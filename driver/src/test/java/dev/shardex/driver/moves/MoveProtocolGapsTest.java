@@ -29,13 +29,11 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
-import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
 
 /**
- * Reproductions of gaps in the move protocol found while writing the issue-4 audit, through the
- * real driver. Each test asserts the behaviour the protocol promises and FAILED on the code of
- * 2026-11-21, so they run only on request (otherwise they are skipped):
- * {@code mvn -o test -pl driver -Dtest=MoveProtocolGapsTest -Dshardex.gaps=true}.
+ * Gaps in the move protocol found while writing the issue-4 audit, through the real driver. Each
+ * test asserts the behaviour the protocol promises and FAILED on the code of 2026-11-21; all are
+ * closed now and run in the normal suite:
  * <ol>
  *   <li>a transaction that rewrites a key frozen after its first write waits for its own ack
  *       (SHX1408 after frozenWaitMs; the move, and every move acked by the same driver, stalls);
@@ -43,10 +41,11 @@ import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
  *       old shard after the mover gave up on its driver: an acknowledged INSERT is orphaned;
  *   <li>a read in flight across the flip reads the emptied source: 0 rows from a live driver;
  *   <li>the delete step's {@code ORDER BY pk FOR UPDATE} scans and locks other keys' rows;
- *   <li>a hot key is never acknowledged (writes routed after the change count as in flight).
+ *   <li>a hot key is never acknowledged (writes routed after the change count as in flight);
+ *   <li>a key-less read counts a moving key twice (its rows are on two shards from the pre-copy
+ *       until the source delete).
  * </ol>
  */
-@EnabledIfSystemProperty(named = "shardex.gaps", matches = "true")
 class MoveProtocolGapsTest {
   static final String URL = ConcurrentWriterAuditTest.URL;
   static SandboxCluster sandbox;
@@ -223,7 +222,9 @@ class MoveProtocolGapsTest {
   }
 
   /**
-   * GAP 3: the flip's ack covers writes only. A read routed to the source before the driver applied
+   * GAP 3 (closed: a key read checks, once the shard answered, that the key's cached placement is
+   * the one it routed by, and routes and reads again if not; ReadMarks.current). The flip's ack
+   * covers writes only. A read routed to the source before the driver applied
    * the flip, and executed after the mover deleted the source (here it waited for a shard
    * connection), returns nothing though the key's rows exist on the new shard: a live, healthy
    * driver answers a wrong (empty) result.
@@ -267,8 +268,9 @@ class MoveProtocolGapsTest {
   }
 
   /**
-   * GAP 4: the delete step locks the key's rows with {@code SELECT ... WHERE key = ? ORDER BY pk
-   * FOR UPDATE}. When the key holds a large share of the table's rows on the source, MySQL/MariaDB
+   * GAP 4 (closed: the delete step reads the key's primary keys without locking, then locks and
+   * deletes those rows through the primary key, in READ COMMITTED). It locked the key's rows with
+   * {@code SELECT ... WHERE key = ? ORDER BY pk FOR UPDATE}. When the key holds a large share of the table's rows on the source, MySQL/MariaDB
    * scans the PRIMARY index for the ORDER BY and locks every row it reads, other keys' rows too:
    * the delete then waits for any transaction holding a row of another user on that shard (and
    * every write to that table on the shard waits behind it). With the server's default
@@ -283,11 +285,16 @@ class MoveProtocolGapsTest {
     int to = (from + 1) % ConcurrentWriterAuditTest.SHARDS;
     try (Connection admin = sandbox.connectShard(from); Statement a = admin.createStatement()) {
       a.execute("SET GLOBAL innodb_lock_wait_timeout = 3"); // new sessions (the mover's) give up after 3 s
-      try (Connection holder = DriverManager.getConnection(URL + "&shardex.instance=gaps-setup")) {
+      // An ordinary open transaction of ANOTHER user on the source shard, holding that user's rows
+      // (row by row: under REPEATABLE READ a statement that scans or range-scans an index also locks
+      // the next row, here the moving key's first, and then the delete step waits for it, however
+      // the mover locks).
+      try (Connection holder = sandbox.connectShard(from)) {
         holder.setAutoCommit(false);
         try (Statement s = holder.createStatement()) {
-          // an ordinary open transaction of ANOTHER user on the source shard
-          assertEquals(1, s.executeUpdate("UPDATE gap_rows SET v = 5 WHERE id = " + (other * 100) + " AND user_id = " + other));
+          for (long id = other * 100; id < other * 100 + 20; id++) {
+            assertEquals(1, s.executeUpdate("UPDATE gap_rows SET v = 5 WHERE id = " + id));
+          }
         }
         String outcome;
         long t0 = System.nanoTime();
@@ -376,5 +383,50 @@ class MoveProtocolGapsTest {
       m.resume(r.id());
     }
     assertEquals("DONE", outcome, report);
+  }
+
+  /**
+   * GAP 6 (closed: the mover announces COPYING before it writes the copy and FLIPPED with the flip;
+   * drivers acknowledge them once their key-less reads begun earlier have finished, and hide the
+   * copy, then the source, from later key-less reads). Between the pre-copy and the source delete
+   * the key's rows are on two shards: a key-less read counted them twice.
+   */
+  @Test
+  @Timeout(value = 60, unit = TimeUnit.SECONDS)
+  void aKeylessReadCountsAMovingKeyOnceAtEveryStep() throws Exception {
+    long user = 9_701;
+    int from = seedOnOneShard(user);
+    int to = (from + 1) % ConcurrentWriterAuditTest.SHARDS;
+    long low = user * 100;
+    long high = user * 100 + 99;
+    java.util.Map<MoveStep, String> seen = new java.util.EnumMap<>(MoveStep.class);
+    try (Connection reader = DriverManager.getConnection(URL + "&shardex.instance=gap-scatter")) {
+      FaultHook probe = (step, m) -> {
+        try (Statement s = reader.createStatement()) {
+          long merged;
+          try (ResultSet rs = s.executeQuery("SELECT COUNT(*) FROM gap_rows WHERE id BETWEEN " + low + " AND " + high)) {
+            rs.next();
+            merged = rs.getLong(1);
+          }
+          long listed = 0;
+          try (ResultSet rs = s.executeQuery("SELECT g.id FROM gap_rows g WHERE g.id BETWEEN " + low + " AND " + high)) {
+            while (rs.next()) {
+              listed++;
+            }
+          }
+          seen.put(step, merged + "/" + listed);
+        } catch (SQLException e) {
+          seen.put(step, MoveTestSupport.firstLine(e));
+        }
+      };
+      Mover m = new Mover(store, MoveTestSupport.connector(sandbox), MoveOptions.defaults().withAckTimeoutMs(10_000), probe);
+      assertEquals(MoveStep.DONE, m.move(KeySpace.DEFAULT, Long.toString(user), to).step());
+    }
+    String report = "key-less COUNT(*)/rows listed of a 20-row key after each move step: " + seen;
+    System.out.println("GAP 6: " + report);
+    for (String counts : seen.values()) {
+      assertEquals("20/20", counts, report);
+    }
+    assertTrue(seen.containsKey(MoveStep.PRECOPIED) && seen.containsKey(MoveStep.FLIPPED), report);
   }
 }

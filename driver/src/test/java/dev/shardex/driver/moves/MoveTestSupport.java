@@ -18,6 +18,21 @@ import java.util.regex.Pattern;
 
 /** Helpers of the move tests that go through the real driver: the directory store, error ids, figures. */
 final class MoveTestSupport {
+  /**
+   * Sets up a fresh directory on the sandbox: shards 0..{@code shards}-1 (weight 1) and the default
+   * BIGINT key space; returns the driver URL of {@code instance}.
+   */
+  static String freshDirectory(SandboxCluster sandbox, DirectoryStore store, int shards, String instance) throws SQLException {
+    store.init();
+    for (int i = 0; i < shards; i++) {
+      store.addShard(i, sandbox.shardUrl(i), 1.0);
+    }
+    store.addKeySpace(new dev.shardex.directory.KeySpace(dev.shardex.directory.KeySpace.DEFAULT,
+        dev.shardex.directory.KeyType.BIGINT, dev.shardex.directory.KeySpace.LEAST_LOADED));
+    return "jdbc:shardex:" + sandbox.directoryUrl().substring("jdbc:".length()) + "?user=" + sandbox.user()
+        + "&password=" + sandbox.password() + "&shardex.instance=" + instance;
+  }
+
   private static final Pattern ERROR_ID = Pattern.compile("SHX\\d{4}");
 
   private MoveTestSupport() {}

@@ -6,7 +6,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.zaxxer.hikari.HikariDataSource;
 import dev.shardex.directory.DirectoryStore;
 import dev.shardex.directory.KeySpace;
-import dev.shardex.directory.KeyType;
 import dev.shardex.directory.move.FaultHook;
 import dev.shardex.directory.move.MoveOptions;
 import dev.shardex.directory.move.MoveRunner;
@@ -43,13 +42,7 @@ class RebalanceUnderLoadTest {
     SandboxCluster sandbox = SandboxCluster.shared("rebal", 5);
     try (HikariDataSource pool = MoveTestSupport.directoryPool(sandbox, "rebal-test", 8)) {
       DirectoryStore store = MoveTestSupport.store(pool);
-      store.init();
-      for (int i = 0; i < 4; i++) {
-        store.addShard(i, sandbox.shardUrl(i), 1.0);
-      }
-      store.addKeySpace(new KeySpace(KeySpace.DEFAULT, KeyType.BIGINT, KeySpace.LEAST_LOADED));
-      String url = "jdbc:shardex:" + sandbox.directoryUrl().substring("jdbc:".length()) + "?user=" + sandbox.user()
-          + "&password=" + sandbox.password() + "&shardex.instance=rebal";
+      String url = MoveTestSupport.freshDirectory(sandbox, store, 4, "rebal");
       try (Connection c = DriverManager.getConnection(url); Statement s = c.createStatement()) {
         s.execute("/* shardex:sharded key=user_id */ CREATE TABLE IF NOT EXISTS rb_rows (id BIGINT PRIMARY KEY, "
             + "user_id BIGINT NOT NULL, KEY (user_id))");

@@ -124,8 +124,6 @@ class StaleClientTest {
       int fromB = store.lookup(KeySpace.DEFAULT, Long.toString(USER_B)).shardId();
       int toB = (fromB + 1) % ConcurrentWriterAuditTest.SHARDS;
       assertEquals(20, countAll(stale, USER_B), "the stale driver has B's placement cached");
-      staleDir.pollNow();
-      long polledAgain = System.nanoTime();
       long t1 = System.nanoTime();
       CompletableFuture<MoveRecord> moveB = CompletableFuture.supplyAsync(() -> {
         try {
@@ -134,6 +132,14 @@ class StaleClientTest {
           throw new IllegalStateException(e);
         }
       });
+      // The move first announces its pre-copy (for key-less reads) and waits for it to be applied:
+      // the stale driver polls once it is journaled, so its lease is fresh when the freeze comes.
+      while (new dev.shardex.directory.move.MoveJournal(store).list(true, 10).stream()
+          .noneMatch(m -> m.key().equals(Long.toString(USER_B)) && m.step() != MoveStep.PLANNED)) {
+        Thread.sleep(2);
+      }
+      staleDir.pollNow();
+      long polledAgain = System.nanoTime();
       while (!store.lookup(KeySpace.DEFAULT, Long.toString(USER_B)).frozen()) {
         assertTrue(!moveB.isDone(), "the move ended before it froze the key: " + (moveB.isDone() ? moveB.join() : ""));
         Thread.sleep(2);

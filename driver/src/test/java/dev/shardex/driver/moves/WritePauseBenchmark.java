@@ -35,7 +35,8 @@ import org.junit.jupiter.api.Test;
  * The write pause of an online move (issue 4, "write pause"): a user with 10,000 rows is moved
  * while 4 threads keep writing to that user through the driver. Prints the latency of those writes
  * before the move and during it (p50, p99, max), the time they waited (latency minus the median
- * latency before the move), and the move's duration step by step. Target: p99 wait <= 500 ms.
+ * latency before the move), and the move's duration step by step; {@code pause.runs} times (5),
+ * then the spread. Target (issue 14): p99 wait <= 200 ms in every run.
  *
  * <p>Not part of the test run (surefire includes *Test classes only). Run it with
  * <pre>
@@ -43,7 +44,8 @@ import org.junit.jupiter.api.Test;
  *     -Dexec.mainClass=dev.shardex.driver.moves.WritePauseBenchmark
  * </pre>
  * (after {@code mvn -o -q install -DskipTests} at the root), or as a test on request:
- * {@code mvn -o test -pl driver -Dtest=WritePauseBenchmark}. System properties: {@code pause.rows}
+ * {@code mvn -o -q test -pl driver -am -Dtest=WritePauseBenchmark -Dsurefire.failIfNoSpecifiedTests=false}. System properties: {@code pause.runs} (5), {@code pause.warmup} (1 uncounted
+ * run first), {@code pause.rows}
  * (10000), {@code pause.writers} (4), {@code pause.intervalMs} (4: each thread starts a write every 4 ms),
  * {@code pause.cliConnector} (true: the mover's shard connections are opened as the CLI opens them,
  * with rewriteBatchedStatements=true; false: the sandbox's plain connections).
@@ -86,19 +88,51 @@ public final class WritePauseBenchmark {
   @Test
   @Tag("benchmark")
   void writePause() throws Exception {
-    System.out.println(run());
+    System.out.println(runs());
   }
 
   public static void main(String[] args) throws Exception {
     try {
-      System.out.println(run());
+      System.out.println(runs());
     } finally {
       ShardexDriver.shutdown();
       SandboxCluster.shared(NAME, SHARDS).close();
     }
   }
 
-  static String run() throws Exception {
+  /** One run's figures, in milliseconds. */
+  record Run(double p50, double p99, double max, long frozenMs) {}
+
+  /** {@code pause.runs} runs (5), each printed, then the spread of their p99 and max waits. */
+  static String runs() throws Exception {
+    int runs = Integer.getInteger("pause.runs", 5);
+    List<Run> results = new ArrayList<>();
+    StringBuilder out = new StringBuilder();
+    int warmups = Integer.getInteger("pause.warmup", 1);
+    for (int i = 1; i <= warmups; i++) {
+      run(new ArrayList<>()); // a mover that has run before (JIT-compiled), as a long-lived mover or rebalance is
+      out.append("\n(warm-up run ").append(i).append(" not counted)");
+    }
+    for (int i = 1; i <= runs; i++) {
+      out.append("\n---- run ").append(i).append(" of ").append(runs).append(run(results));
+    }
+    out.append(String.format("%n==== Spread over %d runs (%d-row user, %d writers; after %d warm-up run(s)) ====%n", runs, ROWS,
+        WRITERS, warmups));
+    for (int i = 0; i < results.size(); i++) {
+      Run r = results.get(i);
+      out.append(String.format("run %d: waited p50 %.1f ms, p99 %.1f ms, max %.1f ms; key FROZEN %d ms%n", i + 1, r.p50(),
+          r.p99(), r.max(), r.frozenMs()));
+    }
+    double worstP99 = results.stream().mapToDouble(Run::p99).max().orElse(0);
+    out.append(String.format("p99 from %.1f to %.1f ms, max up to %.1f ms (target p99 <= %d ms in every run: %s)%n",
+        results.stream().mapToDouble(Run::p99).min().orElse(0), worstP99, results.stream().mapToDouble(Run::max).max().orElse(0),
+        TARGET_MS, worstP99 <= TARGET_MS ? "met" : "MISSED"));
+    return out.toString();
+  }
+
+  static final long TARGET_MS = 200;
+
+  static String run(List<Run> results) throws Exception {
     SandboxCluster sandbox = SandboxCluster.shared(NAME, SHARDS);
     seed();
     try (HikariDataSource pool = MoveTestSupport.directoryPool(sandbox, "pause-directory", 8)) {
@@ -153,7 +187,7 @@ public final class WritePauseBenchmark {
       out.append(String.format("user %d: %d rows (plus the benchmark's inserts), moved shard %d -> %d while %d threads "
           + "wrote to it through the driver, each starting a write every %d ms (90%% UPDATE, 10%% INSERT)%n", USER, ROWS, from,
           to, WRITERS, INTERVAL_MS));
-      out.append(String.format("move: %s in %d ms (Mover API, default MoveOptions, shard connections %s; drivers poll every 100 ms)%n",
+      out.append(String.format("move: %s in %d ms (Mover API, default MoveOptions, shard connections %s; drivers poll every 100 ms, every 5 ms while a move is under way)%n",
           moved.step(), ms(moveEnd - moveStart), CLI_CONNECTOR ? "as the CLI's (rewriteBatchedStatements=true)" : "plain"));
       out.append("  step reached (+ms after the previous one): ");
       long prev = moveStart;
@@ -167,9 +201,11 @@ public final class WritePauseBenchmark {
       out.append(String.format("  of which scheduled while the key was FROZEN:   %s%n", MoveTestSupport.latencySummary(frozenWindow)));
       out.append(String.format("  (statement service time alone: before %s; during %s)%n", MoveTestSupport.latencySummary(beforeService),
           MoveTestSupport.latencySummary(duringService)));
-      boolean met = MoveTestSupport.percentile(waited, 99) <= 500_000;
+      boolean met = MoveTestSupport.percentile(waited, 99) <= TARGET_MS * 1_000;
+      results.add(new Run(MoveTestSupport.percentile(waited, 50) / 1000.0, MoveTestSupport.percentile(waited, 99) / 1000.0,
+          waited.length == 0 ? 0 : waited[waited.length - 1] / 1000.0, frozen == null || flipped == null ? -1 : ms(flipped - frozen)));
       out.append(String.format("WAITED (latency - %.1f ms, the median before the move), writes scheduled during the move: "
-          + "p50 = %.1f ms, p99 = %.1f ms, max = %.1f ms  (target p99 <= 500 ms: %s)%n", baselineMedian / 1000.0,
+          + "p50 = %.1f ms, p99 = %.1f ms, max = %.1f ms  (target p99 <= " + TARGET_MS + " ms: %s)%n", baselineMedian / 1000.0,
           MoveTestSupport.percentile(waited, 50) / 1000.0, MoveTestSupport.percentile(waited, 99) / 1000.0,
           waited.length == 0 ? 0 : waited[waited.length - 1] / 1000.0, met ? "met" : "MISSED"));
       out.append(String.format("writes: %d acknowledged, failed %s%n", all.stream().filter(Sample::ok).count(), failures));
