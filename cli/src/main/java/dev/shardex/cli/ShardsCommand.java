@@ -9,12 +9,13 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
 @Command(name = "shards", description = "The shard catalog.",
     subcommands = {ShardsCommand.Add.class, ShardsCommand.ListShards.class, ShardsCommand.SetStatus.class,
-        ShardsCommand.SetWeight.class, ShardsCommand.Remove.class})
+        ShardsCommand.SetWeight.class, ShardsCommand.Drain.class, ShardsCommand.Remove.class})
 final class ShardsCommand extends CliCommand.Group {
 
   static Map<String, Object> json(Shard s) {
@@ -111,6 +112,43 @@ final class ShardsCommand extends CliCommand.Group {
         out().result(Json.obj("id", id, "weight", weight), () -> out().line("Shard " + id + " now has weight " + weight));
       }
       return ShardexCli.OK;
+    }
+  }
+
+  @Command(name = "drain", description = {"Move every key off a shard online (its weight becomes 0 first, so no new key lands",
+      "there), with progress; --remove then removes it from the catalog. Re-run it to pick up what a run left."})
+  static final class Drain extends CliCommand {
+    @Parameters(index = "0", paramLabel = "ID")
+    int id;
+
+    @Option(names = "--remove", description = "Remove the shard from the catalog once it holds no key.")
+    boolean remove;
+
+    @Mixin
+    MoveFlags flags;
+
+    @Override
+    public Integer call() throws Exception {
+      try (CliSession s = session(flags.poolSize())) {
+        var progress = out().progress("draining shard " + id);
+        var mover = new dev.shardex.directory.move.Mover(s.store(), s.shards(), flags.options(), null);
+        var result = new dev.shardex.directory.move.Drainer(s.store(), mover).drain(id, flags.parallel, progress::update);
+        boolean removed = false;
+        if (remove && result.empty()) {
+          s.store().removeShard(id);
+          removed = true;
+        }
+        boolean done = removed;
+        out().result(Json.obj("shard", id, "moved", result.moved(), "failed", result.failed().size(), "left", result.left(),
+            "millis", result.millis(), "millisPerThousandKeys", result.millisPerThousand(), "removed", done), () -> {
+              out().line("Drained shard " + id + ": " + result.moved() + " key(s) moved, " + result.failed().size()
+                  + " failed, " + result.left() + " left, " + result.millis() + " ms (" + result.millisPerThousand()
+                  + " ms per 1,000 keys)" + (done ? "; removed from the catalog" : ""));
+              result.failed().forEach(o -> out().line("  key " + o.planned().key() + ": "
+                  + (o.error() != null ? o.error().getMessage() : o.record().detail())));
+            });
+        return result.empty() ? ShardexCli.OK : ShardexCli.REFUSED;
+      }
     }
   }
 

@@ -77,6 +77,22 @@ class CliMoveTest {
   }
 
   @Test
+  void shardsDrainMovesEveryKeyOffThenRemovesTheShard() throws SQLException {
+    for (long k = 1; k <= 4; k++) {
+      user(k, 2, 3);
+    }
+    user(9, 0, 1);
+    Result r = run("shards", "drain", "2", "--remove");
+    assertEquals(0, r.code(), r.toString());
+    assertTrue(r.out().startsWith("Drained shard 2: 4 key(s) moved, 0 failed, 0 left, "), r.toString());
+    assertTrue(r.out().contains("removed from the catalog"), r.toString());
+    assertTrue(r.err().contains("draining shard 2"), "progress on stderr: " + r);
+    assertEquals(13, count(0, "SELECT COUNT(*) FROM posts") + count(1, "SELECT COUNT(*) FROM posts"), "every row kept");
+    assertEquals(0, count(2, "SELECT COUNT(*) FROM posts"), "nothing left on the drained shard");
+    assertTrue(store.shards().stream().noneMatch(x -> x.id() == 2), "shard 2 left the catalog");
+  }
+
+  @Test
   void movesListResumeAbort() throws SQLException {
     user(7, 0, 2);
     user(8, 0, 2);
