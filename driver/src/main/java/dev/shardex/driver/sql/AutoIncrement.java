@@ -14,10 +14,7 @@ public final class AutoIncrement {
     int i = 0;
     while (i < sql.length()) {
       char c = sql.charAt(i);
-      int end = SqlLexer.commentEnd(sql, i);
-      if (end == i && (c == '\'' || c == '"' || c == '`')) {
-        end = SqlLexer.quotedEnd(sql, i, c);
-      }
+      int end = SqlLexer.opaqueEnd(sql, i);
       if (end > i) {
         i = end;
         continue;

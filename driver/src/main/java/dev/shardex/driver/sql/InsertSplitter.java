@@ -121,10 +121,7 @@ public final class InsertSplitter {
     int i = start;
     while (i < span[1] - 1) {
       char c = sql.charAt(i);
-      int end = SqlLexer.commentEnd(sql, i);
-      if (end == i && (c == '\'' || c == '"' || c == '`')) {
-        end = SqlLexer.quotedEnd(sql, i, c);
-      }
+      int end = SqlLexer.opaqueEnd(sql, i);
       if (end > i) {
         i = end;
         continue;

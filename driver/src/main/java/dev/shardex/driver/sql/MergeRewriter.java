@@ -492,10 +492,7 @@ final class MergeRewriter {
     int i = 0;
     while (i < sql.length()) {
       char c = sql.charAt(i);
-      int end = SqlLexer.commentEnd(sql, i);
-      if (end == i && (c == '\'' || c == '"' || c == '`')) {
-        end = SqlLexer.quotedEnd(sql, i, c);
-      }
+      int end = SqlLexer.opaqueEnd(sql, i);
       if (end > i) {
         out.append(sql, i, end);
         i = end;

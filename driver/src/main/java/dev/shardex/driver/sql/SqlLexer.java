@@ -169,6 +169,19 @@ public final class SqlLexer {
   }
 
   /** If a comment starts at i, the index just past it; else i. */
+  /**
+   * Where the comment or quoted literal/identifier starting at {@code i} ends, or {@code i} when
+   * none starts there: the one way every text scanner here steps over what is not SQL structure.
+   */
+  static int opaqueEnd(String sql, int i) {
+    int end = commentEnd(sql, i);
+    char c = sql.charAt(i);
+    if (end == i && (c == '\'' || c == '"' || c == '`')) {
+      end = quotedEnd(sql, i, c);
+    }
+    return end;
+  }
+
   static int commentEnd(String sql, int i) {
     int n = sql.length();
     char c = sql.charAt(i);

@@ -16,10 +16,7 @@ final class TableComment {
     int n = sql.length();
     while (i < n) {
       char c = sql.charAt(i);
-      int end = SqlLexer.commentEnd(sql, i);
-      if (end == i && (c == '\'' || c == '"' || c == '`')) {
-        end = SqlLexer.quotedEnd(sql, i, c);
-      }
+      int end = SqlLexer.opaqueEnd(sql, i);
       if (end > i) {
         i = end;
       } else if (c == '(') {
