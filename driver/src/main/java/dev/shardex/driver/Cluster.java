@@ -31,7 +31,9 @@ public final class Cluster implements AutoCloseable {
         config.instance);
     this.templates = new TemplateCache(config.templateCacheSize);
     this.fanout = dev.shardex.driver.execute.Fanouts.create(config.instance, config.fanoutThreads);
-    if (config.transactions == dev.shardex.driver.execute.TransactionMode.XA) {
+    this.recoveryPass = new dev.shardex.driver.execute.Recovery(directory, pools, config.leaseMs * 3);
+    if (config.transactions == dev.shardex.driver.execute.TransactionMode.XA
+        || config.transactions == dev.shardex.driver.execute.TransactionMode.ATOMIC) {
       recoverQuietly();
       this.recovery = java.util.concurrent.Executors.newSingleThreadScheduledExecutor(r -> {
         Thread t = new Thread(r, "shardex-xa-recovery-" + config.instance);
@@ -45,19 +47,26 @@ public final class Cluster implements AutoCloseable {
   }
 
   private final java.util.concurrent.ScheduledExecutorService recovery;
+  private final dev.shardex.driver.execute.Recovery recoveryPass;
 
   /**
-   * Finishes prepared XA branches left by a crash or a shard that died mid-commit: commits those
-   * the decision log says committed, rolls back the rest once their driver instance is gone.
-   * Runs at start and every 5 s with shardex.transactions=xa; returns branches finished.
+   * Finishes prepared branches left by a crash or a shard that died mid-commit: atomic branches
+   * by the commit record on their origin shard, xa branches by the directory's decision log; the
+   * rest are rolled back once their transaction can no longer commit. Runs at start and every
+   * 5 s with shardex.transactions=atomic or xa; the CLI's {@code recover} calls it too.
    */
+  public dev.shardex.driver.execute.Recovery.Report recover() throws SQLException {
+    return recoveryPass.run();
+  }
+
+  /** Branches finished by one recovery pass (see {@link #recover}). */
   public int recoverXa() throws SQLException {
-    return dev.shardex.driver.execute.XaCoordinator.recover(directory, pools, config.leaseMs * 3);
+    return recover().finished();
   }
 
   private void recoverQuietly() {
     try {
-      recoverXa();
+      recover();
     } catch (SQLException | RuntimeException e) {
       // a shard or the directory is down: the next round retries
     }

@@ -30,7 +30,11 @@ public final class ShardSession implements ShardAccess {
   private Metrics metrics = Metrics.none();
   /** Savepoints of the running transaction, in order: replayed on a shard the transaction pins later. */
   private final List<String> savepoints = new ArrayList<>();
-  private TransactionMode mode = TransactionMode.SINGLE;
+  private TransactionMode mode = TransactionMode.ATOMIC;
+  /** xa and atomic: the shards the running transaction has joined (a sticky pinned connection joins on first use). */
+  private final java.util.Set<Integer> enlisted = new java.util.HashSet<>();
+  /** atomic: the shard whose local transaction carries the commit record (the first one joined). */
+  private Integer origin;
   private String gtrid;
   private long transactions;
   /** In-flight marks of keys this transaction wrote: held until it commits or rolls back. */
@@ -60,7 +64,15 @@ public final class ShardSession implements ShardAccess {
 
   /** The shard a transaction runs on, if any: reads that may go anywhere go there. */
   public Integer transactionShard() {
-    return !state.autoCommit && !pinned.isEmpty() ? pinned.firstKey() : null;
+    if (state.autoCommit) {
+      return null;
+    }
+    return origin != null ? origin : pinned.isEmpty() ? null : pinned.firstKey();
+  }
+
+  /** xa and atomic open a shard's part of the transaction when it is first used, not when it is pinned. */
+  private boolean joinsOnUse() {
+    return mode == TransactionMode.XA || mode == TransactionMode.ATOMIC;
   }
 
   @Override
@@ -89,6 +101,13 @@ public final class ShardSession implements ShardAccess {
     }
     Connection c = pinned.get(shardId);
     if (c != null && mayPin) {
+      if (!state.autoCommit && joinsOnUse() && !enlisted.contains(shardId)) {
+        try {
+          enlist(shardId, c);
+        } catch (SQLException e) {
+          throw translate(shard, e);
+        }
+      }
       return new ShardLease(this, shard, c, true);
     }
     boolean pin = mayPin && (!state.autoCommit || state.sticky());
@@ -106,17 +125,14 @@ public final class ShardSession implements ShardAccess {
       }
     }
     try {
-      boolean xa = pin && !state.autoCommit && mode == TransactionMode.XA;
+      boolean joins = pin && !state.autoCommit && joinsOnUse();
       if (mayPin) {
-        state.applyTo(c, xa);
+        state.applyTo(c, joins);
       } else if (state.catalog != null) {
         c.setCatalog(state.catalog);
       }
-      if (xa) {
-        if (gtrid == null) {
-          gtrid = XaCoordinator.gtrid(directory.clientId(), ++transactions);
-        }
-        XaCoordinator.start(c, gtrid, shardId);
+      if (joins) {
+        enlist(shardId, c);
       }
     } catch (SQLException e) {
       c.close();
@@ -124,15 +140,50 @@ public final class ShardSession implements ShardAccess {
     }
     if (pin) {
       pinned.put(shardId, c);
-      try {
-        for (String name : savepoints) {
-          execute(c, "SAVEPOINT `" + name + "`");
+      if (!joinsOnUse()) {
+        try {
+          replaySavepoints(c);
+        } catch (SQLException e) {
+          throw translate(shard, e);
         }
-      } catch (SQLException e) {
-        throw translate(shard, e);
       }
     }
     return new ShardLease(this, shard, c, pin);
+  }
+
+  /**
+   * Joins a shard to the running transaction (xa, atomic): in atomic the first shard runs a
+   * plain local transaction, exactly as in single; every other shard starts an XA branch.
+   */
+  private void enlist(int shardId, Connection c) throws SQLException {
+    if (mode == TransactionMode.ATOMIC && origin == null) {
+      if (c.getAutoCommit()) {
+        c.setAutoCommit(false);
+      }
+      origin = shardId;
+    } else {
+      if (gtrid == null) {
+        gtrid = mode == TransactionMode.XA
+            ? XaCoordinator.gtrid(directory.clientId(), ++transactions)
+            : AtomicCommit.gtrid(origin, AtomicCommit.connectionId(pinned.get(origin)), directory.clientId(),
+                ++transactions);
+      }
+      if (mode == TransactionMode.ATOMIC) {
+        CommitRecords.ensure(pools, directory.shard(origin));
+      }
+      if (!c.getAutoCommit()) {
+        c.setAutoCommit(true); // XA START opens the branch; autocommit is ignored inside it
+      }
+      XaCoordinator.start(c, gtrid, shardId);
+    }
+    enlisted.add(shardId);
+    replaySavepoints(c);
+  }
+
+  private void replaySavepoints(Connection c) throws SQLException {
+    for (String name : savepoints) {
+      execute(c, "SAVEPOINT `" + name + "`");
+    }
   }
 
   SQLException translate(Shard shard, SQLException e) {
@@ -149,7 +200,9 @@ public final class ShardSession implements ShardAccess {
       commit(); // JDBC: switching autocommit on commits the running transaction
     }
     state.autoCommit = on;
-    forEachPinned(c -> c.setAutoCommit(on));
+    if (on || !joinsOnUse()) {
+      forEachPinned(c -> c.setAutoCommit(on));
+    }
     if (on) {
       releaseUnlessSticky();
     }
@@ -208,19 +261,19 @@ public final class ShardSession implements ShardAccess {
   /** SAVEPOINT on every shard the transaction runs on, and on those it pins later. */
   public void savepoint(String name) throws SQLException {
     requireTransaction("setSavepoint");
-    forEachPinned(c -> execute(c, "SAVEPOINT `" + name + "`"));
+    forEachInTransaction(c -> execute(c, "SAVEPOINT `" + name + "`"));
     savepoints.add(name);
   }
 
   public void rollbackTo(String name) throws SQLException {
     requireSavepoint(name);
-    forEachPinned(c -> execute(c, "ROLLBACK TO SAVEPOINT `" + name + "`"));
+    forEachInTransaction(c -> execute(c, "ROLLBACK TO SAVEPOINT `" + name + "`"));
     savepoints.subList(savepoints.indexOf(name) + 1, savepoints.size()).clear();
   }
 
   public void release(String name) throws SQLException {
     requireSavepoint(name);
-    forEachPinned(c -> execute(c, "RELEASE SAVEPOINT `" + name + "`"));
+    forEachInTransaction(c -> execute(c, "RELEASE SAVEPOINT `" + name + "`"));
     savepoints.subList(savepoints.indexOf(name), savepoints.size()).clear();
   }
 
@@ -255,11 +308,15 @@ public final class ShardSession implements ShardAccess {
     if (state.autoCommit) {
       return;
     }
+    boolean branched = gtrid != null;
     try {
-      if (mode == TransactionMode.XA && gtrid != null) {
-        String id = gtrid;
-        gtrid = null;
-        XaCoordinator.finish(pinned, id, commit, new dev.shardex.directory.XaLog(directory.store()), directory.clientId());
+      if (mode == TransactionMode.ATOMIC) {
+        endAtomic(commit);
+      } else if (mode == TransactionMode.XA) {
+        if (gtrid != null) {
+          XaCoordinator.finish(inTransaction(), gtrid, commit, new dev.shardex.directory.XaLog(directory.store()),
+              directory.clientId());
+        }
       } else if (mode == TransactionMode.BEST_EFFORT && commit && pinned.size() > 1) {
         commitEach();
       } else {
@@ -272,13 +329,50 @@ public final class ShardSession implements ShardAccess {
         });
       }
     } finally {
+      gtrid = null;
+      origin = null;
+      enlisted.clear();
       releaseGuards();
       savepoints.clear();
-      if (mode == TransactionMode.XA) {
+      if (branched) {
         releaseAll(); // an XA branch's connection is done with once the branch ended
       }
     }
     releaseUnlessSticky();
+  }
+
+  /** atomic: one shard commits locally; more run the commit protocol of {@link AtomicCommit}. */
+  private void endAtomic(boolean commit) throws SQLException {
+    if (origin == null) {
+      return;
+    }
+    Connection local = pinned.get(origin);
+    Map<Integer, Connection> branches = inTransaction();
+    branches.remove(origin);
+    if (branches.isEmpty()) {
+      try {
+        if (commit) {
+          local.commit();
+        } else {
+          local.rollback();
+        }
+      } catch (SQLException e) {
+        throw translate(directory.shard(origin), e);
+      }
+    } else if (commit) {
+      AtomicCommit.commit(origin, local, branches, gtrid, pools, directory.shard(origin));
+    } else {
+      AtomicCommit.rollback(local, branches, gtrid);
+    }
+  }
+
+  /** The pinned connections of the shards the running transaction has joined. */
+  private Map<Integer, Connection> inTransaction() {
+    Map<Integer, Connection> out = new TreeMap<>(pinned);
+    if (joinsOnUse()) {
+      out.keySet().retainAll(enlisted);
+    }
+    return out;
   }
 
   /** best_effort: commit shard by shard; if any fails, name the shards that committed and those that did not. */
@@ -334,13 +428,7 @@ public final class ShardSession implements ShardAccess {
   public void close() throws SQLException {
     if (!state.autoCommit) {
       try {
-        if (mode == TransactionMode.XA && gtrid != null) {
-          String id = gtrid;
-          gtrid = null;
-          XaCoordinator.finish(pinned, id, false, null, directory.clientId());
-        } else {
-          forEachPinned(Connection::rollback);
-        }
+        endTransaction(false);
       } catch (SQLException ignored) {
         // closing without commit rolls back; a dead shard has rolled back already
       }
@@ -360,8 +448,16 @@ public final class ShardSession implements ShardAccess {
   }
 
   private void forEachPinned(ConnectionAction action) throws SQLException {
+    forEach(pinned, action);
+  }
+
+  private void forEachInTransaction(ConnectionAction action) throws SQLException {
+    forEach(inTransaction(), action);
+  }
+
+  private void forEach(Map<Integer, Connection> connections, ConnectionAction action) throws SQLException {
     List<SQLException> errors = new ArrayList<>();
-    for (Map.Entry<Integer, Connection> e : pinned.entrySet()) {
+    for (Map.Entry<Integer, Connection> e : connections.entrySet()) {
       try {
         action.run(e.getValue());
       } catch (SQLException ex) {
