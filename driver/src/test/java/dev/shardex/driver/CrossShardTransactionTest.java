@@ -112,7 +112,7 @@ class CrossShardTransactionTest {
 
   @Test
   void single_refusesTheSecondShard() throws Exception {
-    try (Connection c = DriverManager.getConnection(BASE + "&shardex.instance=single")) {
+    try (Connection c = DriverManager.getConnection(BASE + "&shardex.transactions=single&shardex.instance=single")) {
       c.setAutoCommit(false);
       try (Statement s = c.createStatement()) {
         s.executeUpdate("INSERT INTO tx_rows (user_id, note) VALUES (" + onZero + ", 'single')");

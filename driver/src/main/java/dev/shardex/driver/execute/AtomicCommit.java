@@ -32,12 +32,12 @@ public final class AtomicCommit {
   /** The steps a crash test can stop at. */
   public enum Step { PREPARED, BEFORE_COMMIT_POINT, AFTER_COMMIT_POINT, BRANCH_COMMITTED }
 
-  /** A test seam run at every step (shard = the branch, or the origin); default does nothing. */
+  /** A test seam run at every step (shard = the branch, or the origin; connections = all, by shard). */
   public interface Fault {
-    void at(Step step, int shard, String gtrid);
+    void at(Step step, int shard, String gtrid, Map<Integer, Connection> connections);
   }
 
-  public static volatile Fault faultForTests = (step, shard, gtrid) -> { };
+  public static volatile Fault faultForTests = (step, shard, gtrid, connections) -> { };
 
   private AtomicCommit() {}
 
@@ -58,22 +58,24 @@ public final class AtomicCommit {
   }
 
   /** Connector/J's server thread id of a (pooled) connection: no round trip. */
-  static long connectionId(Connection c) throws SQLException {
+  public static long connectionId(Connection c) throws SQLException {
     return c.unwrap(com.mysql.cj.MysqlConnection.class).getSession().getThreadId();
   }
 
   static void commit(int origin, Connection originConnection, Map<Integer, Connection> branches, String gtrid,
       ShardPools pools, Shard originShard) throws SQLException {
     Fault fault = faultForTests;
+    Map<Integer, Connection> all = new java.util.TreeMap<>(branches);
+    all.put(origin, originConnection);
     try {
       for (Map.Entry<Integer, Connection> b : branches.entrySet()) {
         execute(b.getValue(), "XA END " + XaCoordinator.xid(gtrid, b.getKey()));
       }
       for (Map.Entry<Integer, Connection> b : branches.entrySet()) {
         execute(b.getValue(), "XA PREPARE " + XaCoordinator.xid(gtrid, b.getKey()));
-        fault.at(Step.PREPARED, b.getKey(), gtrid);
+        fault.at(Step.PREPARED, b.getKey(), gtrid, all);
       }
-      fault.at(Step.BEFORE_COMMIT_POINT, origin, gtrid);
+      fault.at(Step.BEFORE_COMMIT_POINT, origin, gtrid, all);
       CommitRecords.writeCommit(originConnection, gtrid, branches.keySet());
     } catch (SQLException e) {
       rollback(originConnection, branches, gtrid);
@@ -91,11 +93,11 @@ public final class AtomicCommit {
         throw ShardexError.ATOMIC_ROLLED_BACK.withCause(e, gtrid, shards(origin, branches), e.getMessage());
       }
     }
-    fault.at(Step.AFTER_COMMIT_POINT, origin, gtrid);
+    fault.at(Step.AFTER_COMMIT_POINT, origin, gtrid, all);
     for (Map.Entry<Integer, Connection> b : branches.entrySet()) {
       try {
         execute(b.getValue(), "XA COMMIT " + XaCoordinator.xid(gtrid, b.getKey()));
-        fault.at(Step.BRANCH_COMMITTED, b.getKey(), gtrid);
+        fault.at(Step.BRANCH_COMMITTED, b.getKey(), gtrid, all);
       } catch (SQLException e) {
         // committed by the record; recovery finishes this branch when its shard answers again
         LOG.warn("Shardex atomic {}: shard {} did not take XA COMMIT ({}); recovery will commit it", gtrid, b.getKey(),

@@ -36,7 +36,8 @@ public final class ShardSession implements ShardAccess {
   /** atomic: the shard whose local transaction carries the commit record (the first one joined). */
   private Integer origin;
   private String gtrid;
-  private long transactions;
+  /** Numbers the gtrids of this JVM: with the driver instance's unique id they never repeat. */
+  private static final java.util.concurrent.atomic.AtomicLong TRANSACTIONS = new java.util.concurrent.atomic.AtomicLong();
   /** In-flight marks of keys this transaction wrote: held until it commits or rolls back. */
   private final List<AutoCloseable> heldGuards = new ArrayList<>();
 
@@ -164,9 +165,9 @@ public final class ShardSession implements ShardAccess {
     } else {
       if (gtrid == null) {
         gtrid = mode == TransactionMode.XA
-            ? XaCoordinator.gtrid(directory.clientId(), ++transactions)
+            ? XaCoordinator.gtrid(directory.clientId(), TRANSACTIONS.incrementAndGet())
             : AtomicCommit.gtrid(origin, AtomicCommit.connectionId(pinned.get(origin)), directory.clientId(),
-                ++transactions);
+                TRANSACTIONS.incrementAndGet());
       }
       if (mode == TransactionMode.ATOMIC) {
         CommitRecords.ensure(pools, directory.shard(origin));
