@@ -336,7 +336,11 @@ public final class ShardSession implements ShardAccess {
       releaseGuards();
       savepoints.clear();
       if (branched) {
-        releaseAll(); // an XA branch's connection is done with once the branch ended
+        try {
+          releaseAll(); // an XA branch's connection is done with once the branch ended
+        } catch (SQLException e) {
+          // a connection that broke during the commit is evicted by its pool: the outcome stands
+        }
       }
     }
     releaseUnlessSticky();
