@@ -34,13 +34,13 @@ public final class Cluster implements AutoCloseable {
     this.recoveryPass = new dev.shardex.driver.execute.Recovery(directory, pools, config.leaseMs * 3);
     if (config.transactions == dev.shardex.driver.execute.TransactionMode.XA
         || config.transactions == dev.shardex.driver.execute.TransactionMode.ATOMIC) {
-      recoverQuietly();
       this.recovery = java.util.concurrent.Executors.newSingleThreadScheduledExecutor(r -> {
-        Thread t = new Thread(r, "shardex-xa-recovery-" + config.instance);
+        Thread t = new Thread(r, "shardex-recovery-" + config.instance);
         t.setDaemon(true);
         return t;
       });
-      recovery.scheduleWithFixedDelay(this::recoverQuietly, 5, 5, java.util.concurrent.TimeUnit.SECONDS);
+      // the first pass runs at once, off the caller's thread: opening a connection does not wait for it
+      recovery.scheduleWithFixedDelay(this::recoverQuietly, 0, 5, java.util.concurrent.TimeUnit.SECONDS);
     } else {
       this.recovery = null;
     }

@@ -35,6 +35,8 @@ public final class ShardSession implements ShardAccess {
   private final java.util.Set<Integer> enlisted = new java.util.HashSet<>();
   /** atomic: the shard whose local transaction carries the commit record (the first one joined). */
   private Integer origin;
+  /** xa and atomic: the shards that run an XA branch. */
+  private final java.util.Set<Integer> xaBranches = new java.util.HashSet<>();
   private String gtrid;
   /** Numbers the gtrids of this JVM: with the driver instance's unique id they never repeat. */
   private static final java.util.concurrent.atomic.AtomicLong TRANSACTIONS = new java.util.concurrent.atomic.AtomicLong();
@@ -157,11 +159,12 @@ public final class ShardSession implements ShardAccess {
    * plain local transaction, exactly as in single; every other shard starts an XA branch.
    */
   private void enlist(int shardId, Connection c) throws SQLException {
-    if (mode == TransactionMode.ATOMIC && origin == null) {
+    if (mode == TransactionMode.ATOMIC && (origin == null || state.readOnly)) {
+      // the origin; or, in a read-only transaction, any shard: with nothing to commit, no XA is needed
       if (c.getAutoCommit()) {
         c.setAutoCommit(false);
       }
-      origin = shardId;
+      origin = origin == null ? shardId : origin;
     } else {
       if (gtrid == null) {
         gtrid = mode == TransactionMode.XA
@@ -176,6 +179,7 @@ public final class ShardSession implements ShardAccess {
         c.setAutoCommit(true); // XA START opens the branch; autocommit is ignored inside it
       }
       XaCoordinator.start(c, gtrid, shardId);
+      xaBranches.add(shardId);
     }
     enlisted.add(shardId);
     replaySavepoints(c);
@@ -333,6 +337,7 @@ public final class ShardSession implements ShardAccess {
       gtrid = null;
       origin = null;
       enlisted.clear();
+      xaBranches.clear();
       releaseGuards();
       savepoints.clear();
       if (branched) {
@@ -351,23 +356,37 @@ public final class ShardSession implements ShardAccess {
     if (origin == null) {
       return;
     }
-    Connection local = pinned.get(origin);
     Map<Integer, Connection> branches = inTransaction();
-    branches.remove(origin);
-    if (branches.isEmpty()) {
-      try {
+    branches.keySet().retainAll(xaBranches);
+    if (branches.isEmpty()) { // one shard, or a read-only transaction: local transactions only
+      forEachInTransaction(c -> {
         if (commit) {
-          local.commit();
+          c.commit();
         } else {
-          local.rollback();
+          c.rollback();
         }
-      } catch (SQLException e) {
-        throw translate(directory.shard(origin), e);
+      });
+      return;
+    }
+    Connection local = pinned.get(origin);
+    try {
+      if (commit) {
+        AtomicCommit.commit(origin, local, branches, gtrid, pools, directory.shard(origin));
+      } else {
+        AtomicCommit.rollback(local, branches, gtrid);
       }
-    } else if (commit) {
-      AtomicCommit.commit(origin, local, branches, gtrid, pools, directory.shard(origin));
-    } else {
-      AtomicCommit.rollback(local, branches, gtrid);
+    } finally {
+      // shards joined while the transaction was read-only hold nothing to commit: end them
+      Map<Integer, Connection> readOnly = inTransaction();
+      readOnly.keySet().removeAll(xaBranches);
+      readOnly.remove(origin);
+      readOnly.values().forEach(c -> {
+        try {
+          c.rollback();
+        } catch (SQLException e) {
+          // nothing was written there
+        }
+      });
     }
   }
 

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.shardex.driver.Cluster;
+import dev.shardex.driver.Recover;
 import dev.shardex.driver.ShardexConfig;
 import dev.shardex.driver.TestCluster;
 import dev.shardex.driver.execute.AtomicCommit;
@@ -83,8 +84,12 @@ class AtomicCrashTest {
 
   /** Recovery passes until no Shardex branch is prepared anywhere (bounded). */
   static void recover(Cluster cluster) throws Exception {
+    recover(cluster::recover);
+  }
+
+  static void recover(java.util.concurrent.Callable<?> pass) throws Exception {
     for (int i = 0; i < 200; i++) {
-      cluster.recover();
+      pass.call();
       if (Txn.preparedBranches() == 0) {
         return;
       }
@@ -164,9 +169,10 @@ class AtomicCrashTest {
       String out = new String(p.getInputStream().readAllBytes());
       assertTrue(p.waitFor(120, TimeUnit.SECONDS), "child ended");
       assertEquals(3, p.exitValue(), "child halted mid-commit: " + out);
-      try (Connection c = TestCluster.connect()) {
-        recover(TestCluster.cluster(c));
-      }
+      java.util.Properties login = new java.util.Properties();
+      login.setProperty("user", TestCluster.sandbox().user());
+      login.setProperty("password", TestCluster.sandbox().password());
+      recover(() -> Recover.run(url, login)); // what the CLI's recover command runs
       List<Long> rows = outcome(shards, note);
       partial += whole(rows) ? 0 : 1;
       if (whole(rows)) {

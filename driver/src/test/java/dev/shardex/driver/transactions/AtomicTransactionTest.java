@@ -93,6 +93,36 @@ class AtomicTransactionTest {
   }
 
   @Test
+  void aScatterReadThenAWriteCommitsWithReadOnlyBranches() throws Exception {
+    try (Connection c = TestCluster.connect(); Statement s = c.createStatement()) {
+      c.setAutoCommit(false);
+      try (var rs = s.executeQuery("SELECT COUNT(*) FROM at_rows")) {
+        assertTrue(rs.next());
+      }
+      insert(s, users[2], "after-scatter");
+      c.commit();
+    }
+    assertEquals(1, rows(2, "after-scatter"));
+    assertEquals(0, Txn.preparedBranches());
+  }
+
+  /** Spring's read-only transactions: a scatter read under setReadOnly(true) needs no XA at all. */
+  @Test
+  void aReadOnlyTransactionScattersWithoutXa() throws Exception {
+    long[] xaBefore = TestCluster.statusAll("Com_xa_start");
+    try (Connection c = TestCluster.connect(); Statement s = c.createStatement()) {
+      c.setReadOnly(true);
+      c.setAutoCommit(false);
+      try (var rs = s.executeQuery("SELECT COUNT(*) FROM at_rows WHERE note = 'seed'")) {
+        assertTrue(rs.next());
+        assertTrue(rs.getLong(1) >= TestCluster.SHARDS);
+      }
+      c.commit();
+    }
+    assertArrayEquals(xaBefore, TestCluster.statusAll("Com_xa_start"), "no XA on any shard");
+  }
+
+  @Test
   void savepointsSpanTheShardsJoinedLater() throws Exception {
     try (Connection c = TestCluster.connect(); Statement s = c.createStatement()) {
       c.setAutoCommit(false);
