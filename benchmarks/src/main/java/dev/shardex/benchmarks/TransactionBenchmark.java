@@ -19,10 +19,9 @@ import java.util.Map;
  * on one 4-shard sandbox: single-shard transactions (UPDATE, SELECT, INSERT, COMMIT) in atomic,
  * single and xa, and two-shard transactions (an UPDATE on each shard, COMMIT) in atomic and xa.
  *
- * <p>Rounds interleave the modes (rotating which goes first) so drift on a shared machine hits
- * them alike; each round times {@code bench.txPerRound} transactions per mode; the figure is the
- * median over rounds of the mean time per transaction. Knobs: -Dbench.rounds (default 15),
- * -Dbench.txPerRound (default 300).
+ * <p>The modes take turns transaction by transaction (rotating which goes first) so drift on a
+ * shared machine hits them alike; the figure is the median time of {@code bench.rounds} x
+ * {@code bench.txPerRound} transactions per mode (defaults 15 x 300).
  *
  * <p>Run: {@code mvn -o -q -DskipTests -Ptxbench -pl benchmarks -am verify}
  */
@@ -91,10 +90,14 @@ public final class TransactionBenchmark {
     for (Connection c : modes.values()) {
       c.close();
     }
+    dev.shardex.driver.ShardexDriver.shutdown();
     System.exit(0);
   }
 
-  /** Median over rounds of the mean microseconds per transaction, per mode. */
+  /**
+   * Median microseconds per transaction, per mode. The modes take turns transaction by
+   * transaction (the order rotating), so load from elsewhere on the machine hits them alike.
+   */
   static Map<String, Double> measure(String label, Tx tx, Map<String, Connection> modes) throws SQLException {
     List<String> names = new ArrayList<>(modes.keySet());
     for (String m : names) { // warm-up: JIT, pools, prepared-statement caches
@@ -102,25 +105,24 @@ public final class TransactionBenchmark {
         tx.run(modes.get(m), i);
       }
     }
-    Map<String, double[]> perRound = new LinkedHashMap<>();
-    names.forEach(m -> perRound.put(m, new double[ROUNDS]));
-    int n = 0;
-    for (int r = 0; r < ROUNDS; r++) {
+    int samples = ROUNDS * PER_ROUND;
+    Map<String, double[]> micros = new LinkedHashMap<>();
+    names.forEach(m -> micros.put(m, new double[samples]));
+    for (int i = 0; i < samples; i++) {
       for (int k = 0; k < names.size(); k++) {
-        String m = names.get((r + k) % names.size());
+        String m = names.get((i + k) % names.size());
         long start = System.nanoTime();
-        for (int i = 0; i < PER_ROUND; i++) {
-          tx.run(modes.get(m), n++);
-        }
-        perRound.get(m)[r] = (System.nanoTime() - start) / 1000.0 / PER_ROUND;
+        tx.run(modes.get(m), i);
+        micros.get(m)[i] = (System.nanoTime() - start) / 1000.0;
       }
     }
     Map<String, Double> medians = new LinkedHashMap<>();
-    perRound.forEach((m, v) -> {
+    micros.forEach((m, v) -> {
       double[] sorted = v.clone();
       Arrays.sort(sorted);
       medians.put(m, sorted[sorted.length / 2]);
-      System.out.printf("%s %-7s rounds (us/tx): %s%n", label, m, Arrays.toString(v).replaceAll("(\\.\\d)\\d+", "$1"));
+      System.out.printf("%s %-7s %d transactions: median %.1f us, p90 %.1f us, mean %.1f us%n", label, m, samples,
+          sorted[sorted.length / 2], sorted[sorted.length * 9 / 10], Arrays.stream(v).average().orElse(0));
     });
     return medians;
   }

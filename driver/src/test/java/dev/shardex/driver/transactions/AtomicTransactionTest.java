@@ -202,6 +202,28 @@ class AtomicTransactionTest {
     assertEquals(0, Txn.preparedBranches(), "every branch rolled back");
   }
 
+  /** A move's freeze waits for this driver's ack, and the ack waits for the transaction to end. */
+  @Test
+  void aMoveOfAKeyWrittenOnABranchWaitsForTheCommit() throws Exception {
+    try (Connection c = TestCluster.connect("shardex.autoPoll=false&shardex.instance=atomic-move");
+        Statement s = c.createStatement()) {
+      dev.shardex.directory.Directory dir = TestCluster.cluster(c).directory();
+      dir.pollNow();
+      c.setAutoCommit(false);
+      insert(s, users[0], "moving");
+      insert(s, users[3], "moving"); // an XA branch
+      String key = Long.toString(users[3]);
+      dir.store().assign(dev.shardex.directory.KeySpace.DEFAULT, key, 3); // a logged change to the key, as a freeze is
+      long change = dir.store().lastChange();
+      dir.pollNow();
+      assertTrue(Txn.appliedChange(dir.clientId()) < change, "not acknowledged while the transaction is open");
+      c.commit();
+      dir.pollNow();
+      assertTrue(Txn.appliedChange(dir.clientId()) >= change, "acknowledged once it committed");
+    }
+    assertEquals(java.util.List.of(1L, 1L), java.util.List.of(rows(0, "moving"), rows(3, "moving")));
+  }
+
   @Test
   void singleStillRefusesASecondShard() throws Exception {
     try (Connection c = TestCluster.connect("shardex.transactions=single"); Statement s = c.createStatement()) {

@@ -54,6 +54,18 @@ final class Txn {
     }
   }
 
+  /** The directory change a driver instance has acknowledged (clients.applied_change). */
+  static long appliedChange(String clientId) throws SQLException {
+    try (Connection c = TestCluster.sandbox().connectDirectory();
+        PreparedStatement ps = c.prepareStatement("SELECT applied_change FROM clients WHERE id = ?")) {
+      ps.setString(1, clientId);
+      try (ResultSet rs = ps.executeQuery()) {
+        rs.next();
+        return rs.getLong(1);
+      }
+    }
+  }
+
   /** Shardex branches (atomic or xa) still prepared on any shard. */
   static int preparedBranches() throws SQLException {
     int n = 0;
