@@ -35,9 +35,9 @@ public enum ShardexError {
   MULTI_TABLE_WRITE("SHX1210", "0A000", "multi-table %s touching %s is not supported unless every SHARDED table has the same key on one shard: add the key to each table's WHERE"),
   // 25 / 0A: transactions
   BEST_EFFORT_PARTIAL("SHX1302", "HY000", "best_effort commit: shards %s committed, shards %s did not (%s); the transaction is now partly applied: repair the failed shards' rows or retry that part"),
-  SECOND_SHARD("SHX1301", "0A000", "transaction already runs on shard %d and this statement needs shard %s; shardex.transactions=single allows one shard per transaction: commit first, or route the statement by the same key"),
+  SECOND_SHARD("SHX1301", "0A000", "transaction already runs on shard %d and this statement needs shard %s; shardex.transactions=single allows one shard per transaction: commit first, route the statement by the same key, or use shardex.transactions=atomic (the default: all shards commit or none)"),
   ATOMIC_ROLLED_BACK("SHX1303", "40000", "cross-shard transaction %s rolled back on shards %s before its commit point: %s; nothing of it was applied: retry it"),
-  ATOMIC_UNKNOWN("SHX1304", "HY000", "cross-shard transaction %s: the commit of origin shard %d failed (%s) and its outcome cannot be read yet; recovery (every 5 s, or 'shardex recover') commits or rolls back all its shards together once shard %d answers"),
+  ATOMIC_UNKNOWN("SHX1304", "HY000", "cross-shard transaction %s: the commit of origin shard %d failed (%s) and its outcome cannot be read yet; recovery (at start, every 30 s, or 'shardex recover') commits or rolls back all its shards together once shard %d answers"),
   // 08: shards and the directory
   SHARD_UNREACHABLE("SHX1401", "08001", "shard %d (%s) is unreachable: %s; statements routed to it fail until it is back, other shards keep working"),
   SHARD_OFFLINE("SHX1402", "08004", "shard %d is OFFLINE: statements for its keys are refused; bring it back with 'shardex shards set-status %d ONLINE'"),

@@ -34,13 +34,14 @@ public final class Cluster implements AutoCloseable {
     this.recoveryPass = new dev.shardex.driver.execute.Recovery(directory, pools, config.leaseMs * 3);
     if (config.transactions == dev.shardex.driver.execute.TransactionMode.XA
         || config.transactions == dev.shardex.driver.execute.TransactionMode.ATOMIC) {
+      recoverQuietly(); // before the first statement: a crashed predecessor's branches hold row locks
       this.recovery = java.util.concurrent.Executors.newSingleThreadScheduledExecutor(r -> {
         Thread t = new Thread(r, "shardex-recovery-" + config.instance);
         t.setDaemon(true);
         return t;
       });
-      // the first pass runs at once, off the caller's thread: opening a connection does not wait for it
-      recovery.scheduleWithFixedDelay(this::recoverQuietly, 0, 5, java.util.concurrent.TimeUnit.SECONDS);
+      recovery.scheduleWithFixedDelay(this::recoverQuietly, RECOVERY_PERIOD_S, RECOVERY_PERIOD_S,
+          java.util.concurrent.TimeUnit.SECONDS);
     } else {
       this.recovery = null;
     }
@@ -53,11 +54,15 @@ public final class Cluster implements AutoCloseable {
    * Finishes prepared branches left by a crash or a shard that died mid-commit: atomic branches
    * by the commit record on their origin shard, xa branches by the directory's decision log; the
    * rest are rolled back once their transaction can no longer commit. Runs at start and every
-   * 5 s with shardex.transactions=atomic or xa; the CLI's {@code recover} calls it too.
+   * 30 s with shardex.transactions=atomic or xa (those passes only read XA RECOVER unless a
+   * branch is prepared); this call, and the CLI's {@code recover}, also delete every commit
+   * record whose branches are all resolved.
    */
   public dev.shardex.driver.execute.Recovery.Report recover() throws SQLException {
-    return recoveryPass.run();
+    return recoveryPass.run(true);
   }
+
+  private static final long RECOVERY_PERIOD_S = 30;
 
   /** Branches finished by one recovery pass (see {@link #recover}). */
   public int recoverXa() throws SQLException {
@@ -66,7 +71,7 @@ public final class Cluster implements AutoCloseable {
 
   private void recoverQuietly() {
     try {
-      recover();
+      recoveryPass.run(false);
     } catch (SQLException | RuntimeException e) {
       // a shard or the directory is down: the next round retries
     }

@@ -76,7 +76,7 @@ public final class AtomicCommit {
         fault.at(Step.PREPARED, b.getKey(), gtrid, all);
       }
       fault.at(Step.BEFORE_COMMIT_POINT, origin, gtrid, all);
-      CommitRecords.writeCommit(originConnection, gtrid, branches.keySet());
+      CommitRecords.writeCommit(originConnection, originShard, gtrid, branches.keySet());
     } catch (SQLException e) {
       rollback(originConnection, branches, gtrid);
       throw ShardexError.ATOMIC_ROLLED_BACK.withCause(e, gtrid, shards(origin, branches), e.getMessage());
@@ -94,15 +94,20 @@ public final class AtomicCommit {
       }
     }
     fault.at(Step.AFTER_COMMIT_POINT, origin, gtrid, all);
+    boolean allCommitted = true;
     for (Map.Entry<Integer, Connection> b : branches.entrySet()) {
       try {
         execute(b.getValue(), "XA COMMIT " + XaCoordinator.xid(gtrid, b.getKey()));
         fault.at(Step.BRANCH_COMMITTED, b.getKey(), gtrid, all);
       } catch (SQLException e) {
+        allCommitted = false;
         // committed by the record; recovery finishes this branch when its shard answers again
         LOG.warn("Shardex atomic {}: shard {} did not take XA COMMIT ({}); recovery will commit it", gtrid, b.getKey(),
             e.getMessage());
       }
+    }
+    if (allCommitted) {
+      CommitRecords.resolved(originShard, gtrid);
     }
   }
 

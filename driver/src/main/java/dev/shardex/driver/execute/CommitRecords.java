@@ -10,8 +10,11 @@ import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
+import java.util.Map;
+import java.util.Queue;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentLinkedQueue;
 
 /**
  * The commit records of {@code atomic} transactions, kept on the transaction's first (origin)
@@ -23,6 +26,8 @@ import java.util.concurrent.ConcurrentHashMap;
 final class CommitRecords {
   static final String TABLE = "shardex.llr_commits";
   private static final Set<String> READY = ConcurrentHashMap.newKeySet();
+  /** Per origin URL: records of transactions whose branches all committed, deleted with the next record there. */
+  private static final Map<String, Queue<String>> RESOLVED = new ConcurrentHashMap<>();
 
   private CommitRecords() {}
 
@@ -40,13 +45,36 @@ final class CommitRecords {
     READY.add(shard.url());
   }
 
-  /** The commit record, written inside the origin's open local transaction. */
-  static void writeCommit(Connection origin, String gtrid, Collection<Integer> branches) throws SQLException {
-    try (PreparedStatement ps = origin.prepareStatement(
-        "INSERT INTO " + TABLE + " (gtrid, outcome, branches) VALUES (?, 'C', ?)")) {
+  /** Every branch of {@code gtrid} committed: its record may go (with the next one written on that origin). */
+  static void resolved(Shard origin, String gtrid) {
+    RESOLVED.computeIfAbsent(origin.url(), u -> new ConcurrentLinkedQueue<>()).add(gtrid);
+  }
+
+  /**
+   * The commit record, written inside the origin's open local transaction; in the same round trip
+   * it deletes the records of earlier transactions on this origin whose branches all committed.
+   */
+  static void writeCommit(Connection origin, Shard shard, String gtrid, Collection<Integer> branches)
+      throws SQLException {
+    List<String> done = new ArrayList<>();
+    Queue<String> queue = RESOLVED.get(shard.url());
+    for (String g; queue != null && done.size() < 50 && (g = queue.poll()) != null; ) {
+      done.add(g);
+    }
+    StringBuilder sql = new StringBuilder("INSERT INTO " + TABLE + " (gtrid, outcome, branches) VALUES (?, 'C', ?)");
+    if (!done.isEmpty()) {
+      sql.append("; DELETE FROM ").append(TABLE).append(" WHERE gtrid IN (?").append(", ?".repeat(done.size() - 1)).append(')');
+    }
+    try (PreparedStatement ps = origin.prepareStatement(sql.toString())) {
       ps.setString(1, gtrid);
       ps.setString(2, branches.toString());
-      ps.executeUpdate();
+      for (int i = 0; i < done.size(); i++) {
+        ps.setString(3 + i, done.get(i));
+      }
+      ps.execute();
+      while (ps.getMoreResults() || ps.getUpdateCount() != -1) {
+        // consume the DELETE's count
+      }
     }
   }
 

@@ -52,8 +52,12 @@ public final class Recovery {
     this.staleAfterMs = staleAfterMs;
   }
 
-  /** One pass over every reachable shard. */
-  public synchronized Report run() throws SQLException {
+  /**
+   * One pass over every reachable shard. {@code cleanAll}: also delete resolved records on every
+   * shard; otherwise only on the origins of branches this pass resolved (a quiet pass sends
+   * nothing but XA RECOVER to the shards).
+   */
+  public synchronized Report run(boolean cleanAll) throws SQLException {
     int xa = XaCoordinator.recover(directory, pools, staleAfterMs);
     Set<String> live = XaCoordinator.liveTags(new XaLog(directory.store()), staleAfterMs);
     Map<String, List<Integer>> prepared = new TreeMap<>();
@@ -70,6 +74,7 @@ public final class Recovery {
     int committed = 0;
     int rolledBack = 0;
     int pending = 0;
+    Set<Integer> origins = new HashSet<>();
     for (Map.Entry<String, List<Integer>> t : prepared.entrySet()) {
       String outcome = decide(t.getKey(), live);
       if (outcome == null) {
@@ -77,6 +82,7 @@ public final class Recovery {
         continue;
       }
       firstSeen.remove(t.getKey());
+      origins.add(AtomicCommit.origin(t.getKey()));
       for (int b : t.getValue()) {
         try (Connection c = pools.borrow(directory.shard(b))) {
           AtomicCommit.execute(c, (outcome.equals("C") ? "XA COMMIT " : "XA ROLLBACK ") + XaCoordinator.xid(t.getKey(), b));
@@ -91,7 +97,7 @@ public final class Recovery {
       }
     }
     firstSeen.keySet().retainAll(prepared.keySet());
-    int cleaned = allReachable ? clean(prepared.keySet()) : 0;
+    int cleaned = allReachable && (cleanAll || !origins.isEmpty()) ? clean(prepared.keySet(), cleanAll ? null : origins) : 0;
     return new Report(committed + xa, rolledBack, pending, cleaned);
   }
 
@@ -127,11 +133,12 @@ public final class Recovery {
     return System.nanoTime() - first >= staleAfterMs * 1_000_000L;
   }
 
-  private int clean(Set<String> unresolved) {
+  /** Deletes resolved records on the given origins (null: every shard). */
+  private int clean(Set<String> unresolved, Set<Integer> origins) {
     int cleaned = 0;
     Set<String> done = new HashSet<>();
     for (Shard shard : directory.shards().values()) {
-      if (!done.add(shard.url())) {
+      if ((origins != null && !origins.contains(shard.id())) || !done.add(shard.url())) {
         continue;
       }
       try (Connection c = pools.borrow(shard)) {
