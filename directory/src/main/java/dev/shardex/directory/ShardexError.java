@@ -31,7 +31,9 @@ public enum ShardexError {
   UPSERT_KEY("SHX1211", "0AS00", "%s into SHARDED table %s is refused: its %s does not contain the shard key %s, so the row it collides with may live on another shard and would be duplicated instead of replaced; add %s to that key, or find the row by that key first and UPDATE it (or INSERT a new one) by its shard key"),
   // 25 / 0A: transactions
   BEST_EFFORT_PARTIAL("SHX1302", "HY000", "best_effort commit: shards %s committed, shards %s did not (%s); the transaction is now partly applied: repair the failed shards' rows or retry that part"),
-  SECOND_SHARD("SHX1301", "0AS00", "transaction already runs on shard %d and this statement needs shard %s; shardex.transactions=single allows one shard per transaction: commit first, or route the statement by the same key"),
+  SECOND_SHARD("SHX1301", "0AS00", "transaction already runs on shard %d and this statement needs shard %s; shardex.transactions=single allows one shard per transaction: commit first, route the statement by the same key, or use shardex.transactions=atomic (the default: all shards commit or none)"),
+  ATOMIC_ROLLED_BACK("SHX1303", "40000", "cross-shard transaction %s rolled back on shards %s before its commit point: %s; nothing of it was applied: retry it"),
+  ATOMIC_UNKNOWN("SHX1304", "HY000", "cross-shard transaction %s: the commit of origin shard %d failed (%s) and its outcome cannot be read yet; recovery (at start, every 30 s, or 'shardex recover') commits or rolls back all its shards together once shard %d answers"),
   // 57 (resource not available): one shard or the directory. Not class 08, which pools read as "this logical
   // connection is dead": it is not, the other shards keep working. 57S01 is transient (retry), 57S02 needs an operator.
   SHARD_UNREACHABLE("SHX1401", "57S01", "shard %d (%s) is unreachable: %s; statements routed to it fail until it is back, other shards keep working"),

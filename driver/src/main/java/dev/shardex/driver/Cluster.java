@@ -32,33 +32,47 @@ public final class Cluster implements AutoCloseable {
     this.templates = new TemplateCache(config.templateCacheSize);
     this.schemas = new dev.shardex.driver.route.TableSchemas(directory, id -> pools.borrow(directory.shard(id)));
     this.fanout = dev.shardex.driver.execute.Fanouts.create(config.instance, config.fanoutThreads);
-    if (config.transactions == dev.shardex.driver.execute.TransactionMode.XA) {
-      recoverQuietly();
+    this.recoveryPass = new dev.shardex.driver.execute.Recovery(directory, pools, config.leaseMs * 3);
+    if (config.transactions == dev.shardex.driver.execute.TransactionMode.XA
+        || config.transactions == dev.shardex.driver.execute.TransactionMode.ATOMIC) {
+      recoverQuietly(); // before the first statement: a crashed predecessor's branches hold row locks
       this.recovery = java.util.concurrent.Executors.newSingleThreadScheduledExecutor(r -> {
-        Thread t = new Thread(r, "shardex-xa-recovery-" + config.instance);
+        Thread t = new Thread(r, "shardex-recovery-" + config.instance);
         t.setDaemon(true);
         return t;
       });
-      recovery.scheduleWithFixedDelay(this::recoverQuietly, 5, 5, java.util.concurrent.TimeUnit.SECONDS);
+      recovery.scheduleWithFixedDelay(this::recoverQuietly, RECOVERY_PERIOD_S, RECOVERY_PERIOD_S,
+          java.util.concurrent.TimeUnit.SECONDS);
     } else {
       this.recovery = null;
     }
   }
 
   private final java.util.concurrent.ScheduledExecutorService recovery;
+  private final dev.shardex.driver.execute.Recovery recoveryPass;
 
   /**
-   * Finishes prepared XA branches left by a crash or a shard that died mid-commit: commits those
-   * the decision log says committed, rolls back the rest once their driver instance is gone.
-   * Runs at start and every 5 s with shardex.transactions=xa; returns branches finished.
+   * Finishes prepared branches left by a crash or a shard that died mid-commit: atomic branches
+   * by the commit record on their origin shard, xa branches by the directory's decision log; the
+   * rest are rolled back once their transaction can no longer commit. Runs at start and every
+   * 30 s with shardex.transactions=atomic or xa (those passes only read XA RECOVER unless a
+   * branch is prepared); this call, and the CLI's {@code recover}, also delete every commit
+   * record whose branches are all resolved.
    */
+  public dev.shardex.driver.execute.Recovery.Report recover() throws SQLException {
+    return recoveryPass.run(true);
+  }
+
+  private static final long RECOVERY_PERIOD_S = 30;
+
+  /** Branches finished by one recovery pass (see {@link #recover}). */
   public int recoverXa() throws SQLException {
-    return dev.shardex.driver.execute.XaCoordinator.recover(directory, pools, config.leaseMs * 3);
+    return recover().finished();
   }
 
   private void recoverQuietly() {
     try {
-      recoverXa();
+      recoveryPass.run(false);
     } catch (SQLException | RuntimeException e) {
       // a shard or the directory is down: the next round retries
     }

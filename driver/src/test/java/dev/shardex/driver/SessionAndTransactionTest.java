@@ -71,7 +71,7 @@ class SessionAndTransactionTest {
     long[] two = onTwoShards();
     int before0 = valueOf(two[0]);
     int before1 = valueOf(two[1]);
-    try (Connection c = TestCluster.connect()) {
+    try (Connection c = TestCluster.connect("shardex.transactions=single")) {
       c.setAutoCommit(false);
       try (Statement s = c.createStatement()) {
         s.executeUpdate("UPDATE st_items SET v = 7 WHERE user_id = " + two[0]);

@@ -131,7 +131,7 @@ class SplitWriteTest {
       }
     }
     assertTrue(b > 0, "two users on different shards");
-    try (Connection c = TestCluster.connect(); Statement s = c.createStatement()) {
+    try (Connection c = TestCluster.connect("shardex.transactions=single"); Statement s = c.createStatement()) {
       c.setAutoCommit(false);
       long other = b;
       SQLException e = assertThrows(SQLException.class,

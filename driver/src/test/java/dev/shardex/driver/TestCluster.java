@@ -65,8 +65,8 @@ public final class TestCluster {
    * the purpose: opening a connection runs Connector/J's own SELECTs, which would count.
    */
   public static synchronized long status(int shard, String variable) throws SQLException {
-    if (MONITORS[shard] == null || MONITORS[shard].isClosed()) {
-      MONITORS[shard] = sandbox().connectShard(shard);
+    if (MONITORS[shard] == null || MONITORS[shard].isClosed() || !MONITORS[shard].isValid(2)) {
+      MONITORS[shard] = sandbox().connectShard(shard); // (a test may have restarted the shard)
     }
     try (Statement s = MONITORS[shard].createStatement();
         ResultSet rs = s.executeQuery("SHOW GLOBAL STATUS LIKE '" + variable + "'")) {

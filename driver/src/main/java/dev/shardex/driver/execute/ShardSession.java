@@ -30,9 +30,16 @@ public final class ShardSession implements ShardAccess {
   private Metrics metrics = Metrics.none();
   /** Savepoints of the running transaction, in order: replayed on a shard the transaction pins later. */
   private final List<String> savepoints = new ArrayList<>();
-  private TransactionMode mode = TransactionMode.SINGLE;
+  private TransactionMode mode = TransactionMode.ATOMIC;
+  /** xa and atomic: the shards the running transaction has joined (a sticky pinned connection joins on first use). */
+  private final java.util.Set<Integer> enlisted = new java.util.HashSet<>();
+  /** atomic: the shard whose local transaction carries the commit record (the first one joined). */
+  private Integer origin;
+  /** xa and atomic: the shards that run an XA branch. */
+  private final java.util.Set<Integer> xaBranches = new java.util.HashSet<>();
   private String gtrid;
-  private long transactions;
+  /** Numbers the gtrids of this JVM: with the driver instance's unique id they never repeat. */
+  private static final java.util.concurrent.atomic.AtomicLong TRANSACTIONS = new java.util.concurrent.atomic.AtomicLong();
   /** In-flight marks of keys this transaction wrote: held until it commits or rolls back. */
   private final List<AutoCloseable> heldGuards = new ArrayList<>();
 
@@ -60,7 +67,15 @@ public final class ShardSession implements ShardAccess {
 
   /** The shard a transaction runs on, if any: reads that may go anywhere go there. */
   public Integer transactionShard() {
-    return !state.autoCommit && !pinned.isEmpty() ? pinned.firstKey() : null;
+    if (state.autoCommit) {
+      return null;
+    }
+    return origin != null ? origin : pinned.isEmpty() ? null : pinned.firstKey();
+  }
+
+  /** xa and atomic open a shard's part of the transaction when it is first used, not when it is pinned. */
+  private boolean joinsOnUse() {
+    return mode == TransactionMode.XA || mode == TransactionMode.ATOMIC;
   }
 
   @Override
@@ -89,6 +104,13 @@ public final class ShardSession implements ShardAccess {
     }
     Connection c = pinned.get(shardId);
     if (c != null && mayPin) {
+      if (!state.autoCommit && joinsOnUse() && !enlisted.contains(shardId)) {
+        try {
+          enlist(shardId, c);
+        } catch (SQLException e) {
+          throw translate(shard, e);
+        }
+      }
       return new ShardLease(this, shard, c, true);
     }
     boolean pin = mayPin && (!state.autoCommit || state.sticky());
@@ -106,20 +128,17 @@ public final class ShardSession implements ShardAccess {
       }
     }
     try {
-      boolean xa = pin && !state.autoCommit && mode == TransactionMode.XA;
+      boolean joins = pin && !state.autoCommit && joinsOnUse();
       if (mayPin) {
-        state.applyTo(c, xa);
+        state.applyTo(c, joins);
       } else {
         if (state.catalog != null) {
           c.setCatalog(state.catalog);
         }
         state.applyNetworkTimeout(c);
       }
-      if (xa) {
-        if (gtrid == null) {
-          gtrid = XaCoordinator.gtrid(directory.clientId(), ++transactions);
-        }
-        XaCoordinator.start(c, gtrid, shardId);
+      if (joins) {
+        enlist(shardId, c);
       }
     } catch (SQLException e) {
       c.close();
@@ -127,15 +146,52 @@ public final class ShardSession implements ShardAccess {
     }
     if (pin) {
       pinned.put(shardId, c);
-      try {
-        for (String name : savepoints) {
-          execute(c, "SAVEPOINT `" + name + "`");
+      if (!joinsOnUse()) {
+        try {
+          replaySavepoints(c);
+        } catch (SQLException e) {
+          throw translate(shard, e);
         }
-      } catch (SQLException e) {
-        throw translate(shard, e);
       }
     }
     return new ShardLease(this, shard, c, pin);
+  }
+
+  /**
+   * Joins a shard to the running transaction (xa, atomic): in atomic the first shard runs a
+   * plain local transaction, exactly as in single; every other shard starts an XA branch.
+   */
+  private void enlist(int shardId, Connection c) throws SQLException {
+    if (mode == TransactionMode.ATOMIC && (origin == null || state.readOnly)) {
+      // the origin; or, in a read-only transaction, any shard: with nothing to commit, no XA is needed
+      if (c.getAutoCommit()) {
+        c.setAutoCommit(false);
+      }
+      origin = origin == null ? shardId : origin;
+    } else {
+      if (gtrid == null) {
+        gtrid = mode == TransactionMode.XA
+            ? XaCoordinator.gtrid(directory.clientId(), TRANSACTIONS.incrementAndGet())
+            : AtomicCommit.gtrid(origin, AtomicCommit.connectionId(pinned.get(origin)), directory.clientId(),
+                TRANSACTIONS.incrementAndGet());
+      }
+      if (mode == TransactionMode.ATOMIC) {
+        CommitRecords.ensure(pools, directory.shard(origin));
+      }
+      if (!c.getAutoCommit()) {
+        c.setAutoCommit(true); // XA START opens the branch; autocommit is ignored inside it
+      }
+      XaCoordinator.start(c, gtrid, shardId);
+      xaBranches.add(shardId);
+    }
+    enlisted.add(shardId);
+    replaySavepoints(c);
+  }
+
+  private void replaySavepoints(Connection c) throws SQLException {
+    for (String name : savepoints) {
+      execute(c, "SAVEPOINT `" + name + "`");
+    }
   }
 
   SQLException translate(Shard shard, SQLException e) {
@@ -152,7 +208,9 @@ public final class ShardSession implements ShardAccess {
       commit(); // JDBC: switching autocommit on commits the running transaction
     }
     state.autoCommit = on;
-    forEachPinned(c -> c.setAutoCommit(on));
+    if (on || !joinsOnUse()) {
+      forEachPinned(c -> c.setAutoCommit(on));
+    }
     if (on) {
       releaseUnlessSticky();
     }
@@ -227,19 +285,19 @@ public final class ShardSession implements ShardAccess {
   /** SAVEPOINT on every shard the transaction runs on, and on those it pins later. */
   public void savepoint(String name) throws SQLException {
     requireTransaction("setSavepoint");
-    forEachPinned(c -> execute(c, "SAVEPOINT `" + name + "`"));
+    forEachInTransaction(c -> execute(c, "SAVEPOINT `" + name + "`"));
     savepoints.add(name);
   }
 
   public void rollbackTo(String name) throws SQLException {
     requireSavepoint(name);
-    forEachPinned(c -> execute(c, "ROLLBACK TO SAVEPOINT `" + name + "`"));
+    forEachInTransaction(c -> execute(c, "ROLLBACK TO SAVEPOINT `" + name + "`"));
     savepoints.subList(savepoints.indexOf(name) + 1, savepoints.size()).clear();
   }
 
   public void release(String name) throws SQLException {
     requireSavepoint(name);
-    forEachPinned(c -> execute(c, "RELEASE SAVEPOINT `" + name + "`"));
+    forEachInTransaction(c -> execute(c, "RELEASE SAVEPOINT `" + name + "`"));
     savepoints.subList(savepoints.indexOf(name), savepoints.size()).clear();
   }
 
@@ -274,11 +332,15 @@ public final class ShardSession implements ShardAccess {
     if (state.autoCommit) {
       return;
     }
+    boolean branched = gtrid != null;
     try {
-      if (mode == TransactionMode.XA && gtrid != null) {
-        String id = gtrid;
-        gtrid = null;
-        XaCoordinator.finish(pinned, id, commit, new dev.shardex.directory.XaLog(directory.store()), directory.clientId());
+      if (mode == TransactionMode.ATOMIC) {
+        endAtomic(commit);
+      } else if (mode == TransactionMode.XA) {
+        if (gtrid != null) {
+          XaCoordinator.finish(inTransaction(), gtrid, commit, new dev.shardex.directory.XaLog(directory.store()),
+              directory.clientId());
+        }
       } else if (mode == TransactionMode.BEST_EFFORT && commit && pinned.size() > 1) {
         commitEach();
       } else {
@@ -291,13 +353,69 @@ public final class ShardSession implements ShardAccess {
         });
       }
     } finally {
+      gtrid = null;
+      origin = null;
+      enlisted.clear();
+      xaBranches.clear();
       releaseGuards();
       savepoints.clear();
-      if (mode == TransactionMode.XA) {
-        releaseAll(); // an XA branch's connection is done with once the branch ended
+      if (branched) {
+        try {
+          releaseAll(); // an XA branch's connection is done with once the branch ended
+        } catch (SQLException e) {
+          // a connection that broke during the commit is evicted by its pool: the outcome stands
+        }
       }
     }
     releaseUnlessSticky();
+  }
+
+  /** atomic: one shard commits locally; more run the commit protocol of {@link AtomicCommit}. */
+  private void endAtomic(boolean commit) throws SQLException {
+    if (origin == null) {
+      return;
+    }
+    Map<Integer, Connection> branches = inTransaction();
+    branches.keySet().retainAll(xaBranches);
+    if (branches.isEmpty()) { // one shard, or a read-only transaction: local transactions only
+      forEachInTransaction(c -> {
+        if (commit) {
+          c.commit();
+        } else {
+          c.rollback();
+        }
+      });
+      return;
+    }
+    Connection local = pinned.get(origin);
+    try {
+      if (commit) {
+        AtomicCommit.commit(origin, local, branches, gtrid, pools, directory.shard(origin));
+      } else {
+        AtomicCommit.rollback(local, branches, gtrid);
+      }
+    } finally {
+      // shards joined while the transaction was read-only hold nothing to commit: end them
+      Map<Integer, Connection> readOnly = inTransaction();
+      readOnly.keySet().removeAll(xaBranches);
+      readOnly.remove(origin);
+      readOnly.values().forEach(c -> {
+        try {
+          c.rollback();
+        } catch (SQLException e) {
+          // nothing was written there
+        }
+      });
+    }
+  }
+
+  /** The pinned connections of the shards the running transaction has joined. */
+  private Map<Integer, Connection> inTransaction() {
+    Map<Integer, Connection> out = new TreeMap<>(pinned);
+    if (joinsOnUse()) {
+      out.keySet().retainAll(enlisted);
+    }
+    return out;
   }
 
   /** best_effort: commit shard by shard; if any fails, name the shards that committed and those that did not. */
@@ -353,13 +471,7 @@ public final class ShardSession implements ShardAccess {
   public void close() throws SQLException {
     if (!state.autoCommit) {
       try {
-        if (mode == TransactionMode.XA && gtrid != null) {
-          String id = gtrid;
-          gtrid = null;
-          XaCoordinator.finish(pinned, id, false, null, directory.clientId());
-        } else {
-          forEachPinned(Connection::rollback);
-        }
+        endTransaction(false);
       } catch (SQLException ignored) {
         // closing without commit rolls back; a dead shard has rolled back already
       }
@@ -379,8 +491,16 @@ public final class ShardSession implements ShardAccess {
   }
 
   private void forEachPinned(ConnectionAction action) throws SQLException {
+    forEach(pinned, action);
+  }
+
+  private void forEachInTransaction(ConnectionAction action) throws SQLException {
+    forEach(inTransaction(), action);
+  }
+
+  private void forEach(Map<Integer, Connection> connections, ConnectionAction action) throws SQLException {
     List<SQLException> errors = new ArrayList<>();
-    for (Map.Entry<Integer, Connection> e : pinned.entrySet()) {
+    for (Map.Entry<Integer, Connection> e : connections.entrySet()) {
       try {
         action.run(e.getValue());
       } catch (SQLException ex) {

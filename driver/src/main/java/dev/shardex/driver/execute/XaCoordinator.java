@@ -35,8 +35,12 @@ public final class XaCoordinator {
   private XaCoordinator() {}
 
   static String gtrid(String clientId, long n) {
-    String id = PREFIX + clientId + "-" + n;
-    return id.length() <= 64 ? id : PREFIX + Integer.toHexString(clientId.hashCode()) + "-" + n;
+    return PREFIX + clientTag(clientId) + "-" + n;
+  }
+
+  /** A driver instance's id as gtrids carry it: itself, or a hash when too long for XA's 64 bytes. */
+  static String clientTag(String clientId) {
+    return clientId.length() <= 40 ? clientId : Integer.toHexString(clientId.hashCode());
   }
 
   static String xid(String gtrid, int shard) {
@@ -88,7 +92,7 @@ public final class XaCoordinator {
     }
   }
 
-  private static void rollbackAll(Map<Integer, Connection> branches, String gtrid) {
+  static void rollbackAll(Map<Integer, Connection> branches, String gtrid) {
     for (Map.Entry<Integer, Connection> b : branches.entrySet()) {
       try {
         execute(b.getValue(), "XA ROLLBACK " + xid(gtrid, b.getKey()));
@@ -105,7 +109,7 @@ public final class XaCoordinator {
    */
   public static int recover(Directory directory, ShardPools pools, long staleAfterMs) throws SQLException {
     XaLog log = new XaLog(directory.store());
-    java.util.Set<String> live = log.liveClients(staleAfterMs);
+    java.util.Set<String> live = liveTags(log, staleAfterMs);
     int finished = 0;
     java.util.Set<String> stillPrepared = new java.util.HashSet<>();
     boolean allReachable = true;
@@ -137,8 +141,19 @@ public final class XaCoordinator {
     return finished;
   }
 
+  static java.util.Set<String> liveTags(XaLog log, long staleAfterMs) throws SQLException {
+    java.util.Set<String> tags = new java.util.HashSet<>();
+    log.liveClients(staleAfterMs).forEach(id -> tags.add(clientTag(id)));
+    return tags;
+  }
+
   /** [gtrid, bqual] of every prepared Shardex branch on this shard. */
   private static List<String[]> prepared(Connection c) throws SQLException {
+    return prepared(c, PREFIX);
+  }
+
+  /** [gtrid, bqual] of every prepared branch on this shard whose gtrid starts with {@code prefix}. */
+  static List<String[]> prepared(Connection c, String prefix) throws SQLException {
     List<String[]> out = new ArrayList<>();
     try (Statement s = c.createStatement(); ResultSet rs = s.executeQuery("XA RECOVER")) {
       while (rs.next()) {
@@ -146,7 +161,7 @@ public final class XaCoordinator {
         int b = rs.getInt("bqual_length");
         String data = rs.getString("data");
         String gtrid = data.substring(0, g);
-        if (gtrid.startsWith(PREFIX)) {
+        if (gtrid.startsWith(prefix)) {
           out.add(new String[] {gtrid, data.substring(g, g + b)});
         }
       }
