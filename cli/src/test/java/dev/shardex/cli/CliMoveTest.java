@@ -93,6 +93,16 @@ class CliMoveTest {
   }
 
   @Test
+  void recoverFinishesWhatWasLeftAndSaysSo() {
+    Result r = run("recover");
+    assertEquals(0, r.code(), r.toString());
+    assertTrue(r.out().matches("Recovery: committed \\d+ prepared branches, rolled back \\d+, \\d+ still undecided, "
+        + "\\d+ commit records cleaned\\n"), r.toString());
+    Result json = run("recover", "--json");
+    assertTrue(json.out().startsWith("{\"committed\":"), json.toString());
+  }
+
+  @Test
   void movesListResumeAbort() throws SQLException {
     user(7, 0, 2);
     user(8, 0, 2);
