@@ -26,7 +26,7 @@ public final class ShardexPreparedStatement extends UnsupportedPreparedStatement
   ShardexPreparedStatement(ShardexConnection connection, String sql, boolean wantKeys) throws SQLException {
     super(connection);
     this.sql = sql;
-    this.template = connection.cluster().templates().prepared(sql);
+    this.template = Jdbc.guarded(sql, () -> connection.cluster().templates().prepared(sql));
     this.wantKeys = wantKeys;
     this.parameters = new Parameters(template.parameterCount());
   }
@@ -64,6 +64,10 @@ public final class ShardexPreparedStatement extends UnsupportedPreparedStatement
 
   @Override
   public boolean execute() throws SQLException {
+    return Jdbc.guarded(sql, this::run);
+  }
+
+  private boolean run() throws SQLException {
     checkOpen();
     Parameters bound = parameters;
     ShardCall call = (c, shard, plan) -> {
@@ -124,7 +128,7 @@ public final class ShardexPreparedStatement extends UnsupportedPreparedStatement
   public long[] executeLargeBatch() throws SQLException {
     checkOpen();
     try {
-      return BatchRunner.prepared(connection, this, List.copyOf(batch));
+      return Jdbc.guarded(sql, () -> BatchRunner.prepared(connection, this, List.copyOf(batch)));
     } finally {
       batch.clear();
     }

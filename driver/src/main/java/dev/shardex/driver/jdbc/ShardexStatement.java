@@ -94,7 +94,14 @@ public class ShardexStatement extends UnsupportedStatement {
   }
 
   private boolean runPlain(String sql, boolean keys) throws SQLException {
+    return Jdbc.guarded(sql, () -> plain(sql, keys));
+  }
+
+  private boolean plain(String sql, boolean keys) throws SQLException {
     checkOpen();
+    if (sql == null) {
+      throw new SQLException("Shardex: the SQL text is null", "42000");
+    }
     if (sql.indexOf(';') >= 0) {
       List<String> parts = dev.shardex.driver.sql.SqlLexer.split(sql);
       if (parts.size() > 1) {
@@ -173,7 +180,7 @@ public class ShardexStatement extends UnsupportedStatement {
   public long[] executeLargeBatch() throws SQLException {
     checkOpen();
     try {
-      return BatchRunner.plain(connection, this, List.copyOf(batch));
+      return Jdbc.guarded("batch", () -> BatchRunner.plain(connection, this, List.copyOf(batch)));
     } finally {
       batch.clear();
     }

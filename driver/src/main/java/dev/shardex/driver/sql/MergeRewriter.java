@@ -170,6 +170,9 @@ final class MergeRewriter {
         addGroupBy(arg);
         columns.add(new Slot(distinctFold, 0, text, labelTemplate(label)));
       } else if (name.equals("AVG")) {
+        if (f.getParameters() == null || f.getParameters().size() != 1) {
+          throw ShardexError.PARSE.exception("AVG takes exactly one argument: " + text);
+        }
         Expression arg = f.getParameters().get(0);
         item.setExpression(function("SUM", arg));
         item.setAlias(new Alias(quote(label), true));
