@@ -6,7 +6,6 @@ import java.sql.SQLFeatureNotSupportedException;
 import java.sql.SQLNonTransientConnectionException;
 import java.sql.SQLSyntaxErrorException;
 import java.sql.SQLTransientConnectionException;
-import java.sql.SQLTransientException;
 
 /**
  * Every error Shardex raises, with a stable id, an SQLState and a message that says what happened,
@@ -48,6 +47,7 @@ public enum ShardexError {
   FROZEN_TIMEOUT("SHX1408", "HYT00", "write to key %s of key space %s waited %d ms while the key is being moved (shardex.frozenWaitMs=%d); retry, or check 'shardex moves list'"),
   POOL_EXHAUSTED("SHX1409", "HYT00", "shard %d (%s): all %d connections of this driver instance's pool are in use and none came free within %d ms; close result sets, statements and connections sooner, or raise shardex.poolSize / shardex.connectTimeoutMs"),
   SHARD_REFUSED("SHX1410", "08004", "shard %d (%s) refused the connection: %s; check the user, password and grants for that server (shard.%d.user / shard.%d.password override them) and its max_connections"),
+  SHARD_TIMEOUT("SHX1411", "HYT00", "shard %d (%s) did not answer within the network timeout (Connection.setNetworkTimeout or socketTimeout): %s; its connection was closed; retry, or raise the timeout"),
   // HY: driver state and configuration
   BAD_OPTION("SHX1501", "HY024", "option %s has the invalid value '%s': %s"),
   CLOSED("SHX1502", "08003", "%s is closed"),
@@ -55,6 +55,8 @@ public enum ShardexError {
   DIRECTORY_STATE("SHX1504", "HY000", "%s"),
   WRITE_PARTIAL("SHX1505", "HY000", "%s applied on shards %s but failed on shards %s: %s; outside a transaction the shards that applied it keep the change: retry the failed shards' keys"),
   INTERNAL("SHX1509", "HY000", "internal error in Shardex while running '%s': %s; the statement may have run on some shards or none; please report it with the statement"),
+  CANCELLED("SHX1510", "70100", "the statement was cancelled by Statement.cancel() (%s)"),
+  QUERY_TIMEOUT("SHX1511", "HYT00", "shard %d (%s): the statement ran past its query timeout (Statement.setQueryTimeout) and was killed there: %s; raise the timeout or make the query cheaper"),
   // 55 / HY: moves and the admin CLI
   MOVE_REFUSED("SHX1601", "55000", "cannot move key %s of key space %s: %s"),
   ACK_TIMEOUT("SHX1602", "HYT00", "move %d of key %s: %d live client(s) did not apply change %d within %d ms (%s); %s"),
@@ -110,7 +112,7 @@ public enum ShardexError {
     } else if (sqlState.startsWith("22")) {
       e = new SQLDataException(message, sqlState);
     } else if (sqlState.startsWith("HYT")) {
-      e = new SQLTransientException(message, sqlState);
+      e = new java.sql.SQLTimeoutException(message, sqlState);
     } else {
       e = new SQLException(message, sqlState);
     }

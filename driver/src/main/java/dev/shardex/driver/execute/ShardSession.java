@@ -106,6 +106,9 @@ public final class ShardSession implements ShardAccess {
       }
     }
     try {
+      if (networkTimeoutMs > 0) {
+        c.setNetworkTimeout(Runnable::run, networkTimeoutMs);
+      }
       boolean xa = pin && !state.autoCommit && mode == TransactionMode.XA;
       if (mayPin) {
         state.applyTo(c, xa);
@@ -163,6 +166,22 @@ public final class ShardSession implements ShardAccess {
   public void setReadOnly(boolean on) throws SQLException {
     state.readOnly = on;
     forEachPinned(c -> c.setReadOnly(on));
+  }
+
+  private int networkTimeoutMs;
+
+  /**
+   * Connection.setNetworkTimeout: every physical connection this session uses gets it (the pool
+   * resets it on return). Set synchronously: Connector/J's setter runs on the executor under the
+   * connection's lock, so on the caller's executor it could land after the query it should bound.
+   */
+  public void setNetworkTimeout(int ms) throws SQLException {
+    networkTimeoutMs = ms;
+    forEachPinned(c -> c.setNetworkTimeout(Runnable::run, ms));
+  }
+
+  public int networkTimeout() {
+    return networkTimeoutMs;
   }
 
   public void setCatalog(String catalog) throws SQLException {

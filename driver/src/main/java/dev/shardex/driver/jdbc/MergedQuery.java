@@ -49,6 +49,7 @@ final class MergedQuery {
     ShardCall call = (c, shard, p) -> {
       PreparedStatement ps = c.prepareStatement(text);
       try {
+        ShardexStatement.configure(owner, ps);
         merge.binder().bind(ps, spec.params());
         ps.execute();
         return ps;

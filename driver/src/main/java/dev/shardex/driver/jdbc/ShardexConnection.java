@@ -466,12 +466,17 @@ public final class ShardexConnection extends UnsupportedConnection {
 
   @Override
   public int getNetworkTimeout() {
-    return 0;
+    return session.networkTimeout();
   }
 
+  /** Reaches every shard connection this logical connection uses, now and later. */
   @Override
-  public void setNetworkTimeout(java.util.concurrent.Executor executor, int milliseconds) {
-    // statements time out through setQueryTimeout; shard sockets through Connector/J options
+  public void setNetworkTimeout(java.util.concurrent.Executor executor, int milliseconds) throws SQLException {
+    Jdbc.checkOpen(closed, "connection");
+    if (milliseconds < 0 || (milliseconds > 0 && executor == null)) {
+      throw new SQLException("Shardex: setNetworkTimeout needs milliseconds >= 0 and an executor", "HY024");
+    }
+    session.setNetworkTimeout(milliseconds);
   }
 
   @Override
