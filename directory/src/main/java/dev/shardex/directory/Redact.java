@@ -14,8 +14,6 @@ public final class Redact {
   /** user:password@ after "//", up to the last '@' before the query (a password may hold '@' or '/'). */
   private static final Pattern USERINFO = Pattern.compile("//([^/@:?#\\s]*):[^?#\\s]*@");
   private static final Pattern USER_ONLY = Pattern.compile("//([^/@:?#\\s]+)@");
-  private static final Pattern CREDENTIAL_OPTION =
-      Pattern.compile("(?i)([?&])(user|password|pwd)=([^&]*)");
 
   private Redact() {}
 
@@ -68,26 +66,20 @@ public final class Redact {
     }
     int query = rest.indexOf('?');
     if (query >= 0) {
-      StringBuilder kept = new StringBuilder();
-      Matcher o = CREDENTIAL_OPTION.matcher(rest.substring(query));
-      int last = 0;
-      String q = rest.substring(query);
-      while (o.find()) {
-        kept.append(q, last, o.start());
-        if (o.group(2).equalsIgnoreCase("user")) {
-          user = decode(o.group(3));
-        } else {
-          password = decode(o.group(3));
-        }
-        kept.append(o.group(1));
-        last = o.end();
-        if (last < q.length() && q.charAt(last) == '&') {
-          last++;
+      java.util.List<String> kept = new java.util.ArrayList<>();
+      for (String pair : rest.substring(query + 1).split("&")) {
+        int eq = pair.indexOf('=');
+        String name = eq < 0 ? pair : pair.substring(0, eq);
+        String value = eq < 0 ? "" : pair.substring(eq + 1);
+        if (name.equalsIgnoreCase("user")) {
+          user = decode(value);
+        } else if (name.equalsIgnoreCase("password") || name.equalsIgnoreCase("pwd")) {
+          password = decode(value);
+        } else if (!pair.isEmpty()) {
+          kept.add(pair);
         }
       }
-      kept.append(q.substring(last));
-      String cleaned = kept.toString().replaceAll("&+$", "").replaceAll("\\?&*$", "");
-      rest = rest.substring(0, query) + cleaned;
+      rest = rest.substring(0, query) + (kept.isEmpty() ? "" : "?" + String.join("&", kept));
     }
     return new Credentials(rest, user, password);
   }

@@ -110,7 +110,7 @@ class FuzzTest {
           errors++;
         } catch (Throwable t) {
           StackTraceElement top = t.getStackTrace().length > 0 ? t.getStackTrace()[0] : null;
-          record(failures, examples, t.getClass().getName() + " at " + top, sql + "  -> " + t);
+          record(failures, examples, t.getClass().getName() + " at " + top, sql + "  -> " + trace(t));
         }
         try {
           if (!c.getAutoCommit()) {
@@ -130,6 +130,19 @@ class FuzzTest {
     System.out.printf(Locale.ROOT, "fuzz: seed %d, %d statements in %d ms: %d results, %d SQLExceptions, %d skipped, %d other throwables%n",
         seed, runs, ms, results, errors, skipped, failures.values().stream().mapToInt(Integer::intValue).sum());
     assertTrue(failures.isEmpty(), "not an SQLException with an SQLState: " + failures + "\nexamples:\n" + String.join("\n", examples));
+  }
+
+  private static String trace(Throwable t) {
+    StringBuilder s = new StringBuilder(t.toString());
+    for (Throwable c = t; c != null; c = c.getCause()) {
+      if (c != t) {
+        s.append("\n  caused by ").append(c);
+      }
+      for (int i = 0; i < Math.min(8, c.getStackTrace().length); i++) {
+        s.append("\n    at ").append(c.getStackTrace()[i]);
+      }
+    }
+    return s.toString();
   }
 
   private static void record(Map<String, Integer> failures, List<String> examples, String kind, String sql) {
@@ -227,6 +240,7 @@ class FuzzTest {
             for (int col = 1; col <= columns; col++) {
               rs.getObject(col);
               rs.getString(col);
+              read(rs, col);
             }
           }
         }
@@ -234,6 +248,26 @@ class FuzzTest {
         return;
       }
       query = s.getMoreResults();
+    }
+  }
+
+  /** The typed getters, each of which may refuse a value it cannot convert (an SQLException, then). */
+  private static void read(ResultSet rs, int col) {
+    for (int getter = 0; getter < 6; getter++) {
+      try {
+        switch (getter) {
+          case 0 -> rs.getLong(col);
+          case 1 -> rs.getDouble(col);
+          case 2 -> rs.getBigDecimal(col);
+          case 3 -> rs.getTimestamp(col);
+          case 4 -> rs.getDate(col);
+          default -> rs.getBoolean(col);
+        }
+      } catch (SQLException e) {
+        if (e.getSQLState() == null) {
+          throw new IllegalStateException("getter " + getter + ": SQLException without SQLState", e);
+        }
+      }
     }
   }
 }
