@@ -75,7 +75,9 @@ class FailureNamingTest {
     var sandbox = TestCluster.sandbox();
     TestCluster.connect().close();
     int port = URI.create(sandbox.directoryUrl().substring(5)).getPort();
-    try (TcpProxy proxy = new TcpProxy(port)) {
+    // left running once restored: the driver instance it served polls the directory through it until the JVM exits
+    TcpProxy proxy = new TcpProxy(port);
+    try {
       String url = "jdbc:shardex:mysql://127.0.0.1:" + proxy.port() + "/shardex_directory?user=" + sandbox.user()
           + "&password=" + sandbox.password() + "&shardex.leaseMs=4000&shardex.instance=directory-down";
       try (Connection c = DriverManager.getConnection(url); Statement s = c.createStatement()) {
@@ -92,8 +94,9 @@ class FailureNamingTest {
         assertTrue(e.getMessage().contains("new keys"), e.getMessage());
         assertFalse(e.getMessage().contains(sandbox.password()), e.getMessage());
         assertEquals("08001", e.getSQLState());
-        proxy.restore();
       }
+    } finally {
+      proxy.restore();
     }
   }
 }
