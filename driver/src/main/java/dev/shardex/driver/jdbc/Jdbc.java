@@ -42,8 +42,13 @@ public final class Jdbc {
     try {
       return step.run();
     } catch (RuntimeException | StackOverflowError | OutOfMemoryError e) {
-      throw ShardexError.INTERNAL.withCause(e, abbreviate(sql), e.toString());
+      throw internal(sql, e);
     }
+  }
+
+  /** SHX1509 for a throwable that escaped the pipeline (hot paths catch inline, without a lambda). */
+  static SQLException internal(String sql, Throwable e) {
+    return ShardexError.INTERNAL.withCause(e, abbreviate(sql), e.toString());
   }
 
   private static String abbreviate(String sql) {

@@ -64,7 +64,11 @@ public final class ShardexPreparedStatement extends UnsupportedPreparedStatement
 
   @Override
   public boolean execute() throws SQLException {
-    return Jdbc.guarded(sql, this::run);
+    try {
+      return run();
+    } catch (RuntimeException | StackOverflowError | OutOfMemoryError e) {
+      throw Jdbc.internal(sql, e);
+    }
   }
 
   private boolean run() throws SQLException {

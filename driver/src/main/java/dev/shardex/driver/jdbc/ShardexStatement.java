@@ -98,7 +98,11 @@ public class ShardexStatement extends UnsupportedStatement {
   }
 
   private boolean runPlain(String sql, boolean keys) throws SQLException {
-    return Jdbc.guarded(sql, () -> plain(sql, keys));
+    try {
+      return plain(sql, keys);
+    } catch (RuntimeException | StackOverflowError | OutOfMemoryError e) {
+      throw Jdbc.internal(sql, e);
+    }
   }
 
   private boolean plain(String sql, boolean keys) throws SQLException {
