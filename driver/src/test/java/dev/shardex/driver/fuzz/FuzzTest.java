@@ -93,7 +93,7 @@ class FuzzTest {
           if (c != null) {
             c.close();
           }
-          c = TestCluster.connect("shardex.hints=true&shardex.instance=fuzz");
+          c = TestCluster.connect("shardex.hints=true&shardex.instance=fuzz&shardex.connectTimeoutMs=1000");
         }
         String sql = random.nextInt(50) == 0 ? nested(random) : mutate(random, SEEDS[random.nextInt(SEEDS.length)]);
         if (forbidden(sql)) {
@@ -106,6 +106,8 @@ class FuzzTest {
         } catch (SQLException e) {
           if (e.getSQLState() == null) {
             record(failures, examples, "SQLException without SQLState: " + e, sql);
+          } else if (e.getMessage() != null && e.getMessage().startsWith("Shardex SHX1409")) {
+            record(failures, examples, "pool exhausted: a connection leaked", sql + " -> " + e.getMessage());
           }
           errors++;
         } catch (Throwable t) {
@@ -118,7 +120,16 @@ class FuzzTest {
             c.setAutoCommit(true);
           }
         } catch (SQLException e) {
+          try {
+            c.close();
+          } catch (SQLException ignored) {
+            // closing gives its shard connections back either way
+          }
           c = null; // start afresh
+        }
+        if ((i + 1) % 10_000 == 0) {
+          System.out.printf(Locale.ROOT, "fuzz: %d of %d after %d ms, %d other throwables%n", i + 1, runs,
+              (System.nanoTime() - start) / 1_000_000, failures.values().stream().mapToInt(Integer::intValue).sum());
         }
       }
     } finally {
