@@ -38,6 +38,12 @@ public final class Merger {
       long offset = number(spec.offset(), values, 0);
       long limit = number(spec.limit(), values, -1);
       List<SortKey> sortKeys = spec.order().stream().map(k -> k.resolve(visible)).toList();
+      for (SortKey k : sortKeys) {
+        if (k.column() < 1 || k.column() > total) {
+          // a position past the select list (ORDER BY 92): the server's own answer, before any row is read
+          throw new java.sql.SQLSyntaxErrorException("Unknown column '" + k.column() + "' in 'order clause'", "42S22", 1054);
+        }
+      }
       if (!spec.aggregate() && !spec.distinct()) {
         streaming = true; // the merged result set owns the shards' result sets from here on
         return new SortedMergeResultSet(parts, sortKeys, ci, visibleOnly(shardMeta, visible), owner, offset, limit);

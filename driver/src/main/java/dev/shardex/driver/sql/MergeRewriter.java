@@ -418,7 +418,8 @@ final class MergeRewriter {
       return new ValueSource.Param(p.getIndex() - 1);
     }
     if (e instanceof LongValue l) {
-      return new ValueSource.Literal(l.getValue());
+      // a LIMIT past Long.MAX_VALUE (JSqlParser keeps its text) is a whole number all the same
+      return new ValueSource.Literal(l.getBigIntegerValue().bitLength() < 64 ? (Object) l.getValue() : l.getBigIntegerValue());
     }
     return e == null ? null : new ValueSource.Opaque(e.toString());
   }
