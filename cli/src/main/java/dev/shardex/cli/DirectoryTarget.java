@@ -27,11 +27,16 @@ record DirectoryTarget(String jdbcUrl, String user, String password, String sand
     if (u == null || u.isBlank()) {
       throw new ParameterException(cmd, "no directory given: pass --url jdbc:mysql://HOST:3306/DIRECTORY_DB or set SHARDEX_URL");
     }
+    // user:password@ comes out of the URL too: HikariCP logs the URL it is given at DEBUG
+    Redact.Credentials info = Redact.credentials(u.startsWith(SANDBOX) ? "" : u.replaceFirst("\\?.*$", ""));
+    if (info.user() != null) {
+      u = info.url() + (u.indexOf('?') < 0 ? "" : u.substring(u.indexOf('?')));
+    }
     int q = u.indexOf('?');
     Map<String, String> params = params(q < 0 ? "" : u.substring(q + 1));
     String base = q < 0 ? u : u.substring(0, q);
-    String who = first(user, params.get("user"), env.get("SHARDEX_USER"));
-    String secret = first(password, params.get("password"), env.get("SHARDEX_PASSWORD"));
+    String who = first(user, params.get("user"), info.user(), env.get("SHARDEX_USER"));
+    String secret = first(password, params.get("password"), info.password(), env.get("SHARDEX_PASSWORD"));
     if (base.startsWith(SANDBOX)) {
       int shards = Integer.parseInt(params.getOrDefault("shards", "4"));
       return new DirectoryTarget(null, who, secret, base.substring(SANDBOX.length()), shards);

@@ -87,25 +87,81 @@ public final class Directory implements AutoCloseable {
     }
   }
 
-  /** Opens a directory client with its own small connection pool. */
+  /**
+   * Opens a directory client with its own small connection pool. The pool gets the URL without
+   * its credentials ({@code user:password@}, {@code user=}, {@code password=} are taken out and
+   * passed as HikariCP's username and password, which it never logs), waits for a connection at
+   * most the lease, and names the directory in every connection failure (SHX1406).
+   */
   public static Directory open(String jdbcUrl, String user, String password, DirectoryOptions options, String clientName)
       throws SQLException {
+    Redact.Credentials split = Redact.credentials(jdbcUrl);
+    String login = user != null ? user : split.user();
+    String secret = password != null ? password : split.password();
+    String display = Redact.url(split.url());
     HikariConfig config = new HikariConfig();
-    config.setJdbcUrl(jdbcUrl);
-    config.setUsername(user);
-    config.setPassword(password);
+    config.setJdbcUrl(split.url());
+    config.setUsername(login);
+    config.setPassword(secret);
     config.setMaximumPoolSize(4);
     config.setMinimumIdle(1);
-    config.setConnectionTimeout(5_000);
+    config.setConnectionTimeout(Math.max(250, Math.min(5_000, options.leaseMs())));
     config.setInitializationFailTimeout(-1);
     config.setPoolName("shardex-directory-" + clientName);
-    HikariDataSource pool = new HikariDataSource(config);
+    HikariDataSource pool = new HikariDataSource(config) {
+      @Override
+      public java.sql.Connection getConnection() throws SQLException {
+        try {
+          return super.getConnection();
+        } catch (SQLException e) {
+          throw unreachable(e, display, secret);
+        }
+      }
+    };
     try {
-      return new Directory(new DirectoryStore(pool), options, Redact.url(jdbcUrl), pool, clientName);
+      return new Directory(new DirectoryStore(pool), options, display, pool, clientName);
     } catch (SQLException e) {
       pool.close();
-      throw ShardexError.DIRECTORY_UNREACHABLE.is(e) ? e
-          : ShardexError.DIRECTORY_UNREACHABLE.withCause(e, Redact.url(jdbcUrl), Redact.text(e.getMessage(), password));
+      throw unreachable(e, display, secret);
+    }
+  }
+
+  /**
+   * A failed directory connection as SHX1406 naming the directory and what still works; a refused
+   * login (SQLState 28000) keeps its own error; an error already Shardex's passes through.
+   */
+  static SQLException unreachable(SQLException e, String display, String password) {
+    if (e instanceof ShardexError.Raised) {
+      return e;
+    }
+    for (Throwable t = e; t != null; t = t.getCause()) {
+      if (t instanceof SQLException sql && "28000".equals(sql.getSQLState())) {
+        return sql;
+      }
+    }
+    String cause = e.getMessage() == null ? e.toString() : e.getMessage().lines().findFirst().orElse("");
+    Throwable root = e.getCause() != null && e.getCause().getMessage() != null ? e.getCause() : null;
+    if (root != null) {
+      cause += " (" + root.getMessage().lines().findFirst().orElse("") + ")";
+    }
+    return ShardexError.DIRECTORY_UNREACHABLE.withCause(e, display, Redact.text(cause, password)
+        + "; cached routes keep serving reads, and writes to placed keys until the lease (shardex.leaseMs) lapses;"
+        + " new keys, uncached keys and declarations wait for the directory: bring its server back or fix the network to it");
+  }
+
+  private interface StoreCall<T> {
+    T run() throws SQLException;
+  }
+
+  /** A key lookup or placement: a lost directory connection is SHX1406 naming the directory, not a raw driver error. */
+  private <T> T directoryCall(StoreCall<T> call) throws SQLException {
+    try {
+      return call.run();
+    } catch (SQLException e) {
+      String state = e.getSQLState();
+      boolean lost = (state != null && state.startsWith("08")) || e instanceof java.sql.SQLTransientConnectionException
+          || e.getClass().getName().endsWith("CommunicationsException");
+      throw lost ? unreachable(e, displayUrl, null) : e;
     }
   }
 
@@ -241,7 +297,7 @@ public final class Directory implements AutoCloseable {
     Placement p = cache.getIfPresent(canonicalKey);
     if (p == null) {
       long epoch = keyEpoch.get();
-      p = store.lookup(keySpace, canonicalKey.toString());
+      p = directoryCall(() -> store.lookup(keySpace, canonicalKey.toString()));
       if (p != null) {
         cache.put(canonicalKey, p);
         if (keyEpoch.get() != epoch) {
@@ -303,7 +359,8 @@ public final class Directory implements AutoCloseable {
       Placement p = routeRead(keySpace, canonicalKey);
       if (p == null && mode == WriteMode.PLACE) {
         long epoch = keyEpoch.get();
-        p = store.placeIfAbsent(keySpace, canonicalKey.toString(), chooseShard());
+        int target = chooseShard();
+        p = directoryCall(() -> store.placeIfAbsent(keySpace, canonicalKey.toString(), target));
         if (!p.frozen()) {
           placementCache(keySpace).put(canonicalKey, p);
           if (keyEpoch.get() != epoch) {

@@ -29,7 +29,8 @@ final class RaisedExceptions {
     String state = error.sqlState();
     if (error == LEASE_LAPSED || error == SHARD_UNREACHABLE || error == DIRECTORY_UNREACHABLE) {
       return new TransientConnection(message, error);
-    } else if (error == SHARD_OFFLINE || error == UNKNOWN_SHARD || error == NO_SHARD || state.startsWith("08")) {
+    } else if (error == SHARD_OFFLINE || error == UNKNOWN_SHARD || error == NO_SHARD || error == ShardexError.SHARD_REFUSED
+        || state.startsWith("08")) {
       return new NonTransientConnection(message, error);
     } else if (state.startsWith("28")) {
       return new InvalidAuthorization(message, error);
@@ -145,7 +146,7 @@ final class RaisedExceptions {
     }
   }
 
-  private static final class Transient extends SQLTransientException implements Raised {
+  private static final class Transient extends java.sql.SQLTimeoutException implements Raised {
     private final transient ShardexError error;
 
     Transient(String message, ShardexError error) {

@@ -16,6 +16,7 @@ public enum ShardexError {
   PARSE("SHX1101", "42000", "cannot parse the statement (%s); rewrite it, or send it to one shard with a hint /* shardex:shard=N */ and shardex.hints=true"),
   BAD_HINT("SHX1102", "42000", "bad hint %s: %s"),
   BAD_DECLARATION("SHX1103", "42000", "bad declaration %s: %s"),
+  TOO_DEEP("SHX1104", "42000", "the statement nests brackets %d levels deep, more than the %d Shardex parses; flatten it (fewer nested subqueries or parentheses)"),
   // 0A: routing rules a statement breaks. Not 0A000: HikariCP (and other pools) take 0A000 for a dead connection
   // and evict it; a refused statement leaves the connection healthy, so these use the subclass S00.
   NO_KEY_WRITE("SHX1201", "0AS00", "%s on SHARDED table %s has no key: add %s = ? or %s IN (...) to its WHERE clause, or set shardex.scatterWrites=allow to run it on every shard"),
@@ -45,12 +46,18 @@ public enum ShardexError {
   LEASE_LAPSED("SHX1407", "57S01", "write refused: this driver's directory lease lapsed (last successful poll %d ms ago, shardex.leaseMs=%d), so its cached routes may be stale; retry once the directory at %s is reachable again"),
   FROZEN_TIMEOUT("SHX1408", "HYT00", "write to key %s of key space %s waited %d ms while the key is being moved (shardex.frozenWaitMs=%d); retry, or check 'shardex moves list'"),
   ACCESS_DENIED("SHX1409", "28000", "access denied for user '%s' at the directory %s (%s): check the user and password; Shardex checks them on every connection"),
+  SHARD_REFUSED("SHX1410", "57S02", "shard %d (%s) refused the connection: %s; check the user, password and grants for that server (shard.%d.user / shard.%d.password override them) and its max_connections"),
+  SHARD_TIMEOUT("SHX1411", "HYT00", "shard %d (%s) did not answer within the network timeout (Connection.setNetworkTimeout or socketTimeout): %s; its connection was closed; retry, or raise the timeout"),
+  POOL_EXHAUSTED("SHX1412", "HYT00", "shard %d (%s): all %d connections of this driver instance's pool are in use and none came free within %d ms; close result sets, statements and connections sooner, or raise shardex.poolSize / shardex.connectTimeoutMs"),
   // HY: driver state and configuration
   BAD_OPTION("SHX1501", "HY024", "option %s has the invalid value '%s': %s"),
   CLOSED("SHX1502", "08003", "%s is closed"),
   DDL_PARTIAL("SHX1503", "HY000", "%s applied on shards %s but failed on shards %s: %s; fix the cause and re-run it with IF [NOT] EXISTS so it applies everywhere"),
   DIRECTORY_STATE("SHX1504", "HY000", "%s"),
   WRITE_PARTIAL("SHX1505", "HY000", "%s applied on shards %s but failed on shards %s: %s; outside a transaction the shards that applied it keep the change: retry the failed shards' keys"),
+  INTERNAL("SHX1509", "HY000", "internal error in Shardex while running '%s': %s; the statement may have run on some shards or none; please report it with the statement"),
+  CANCELLED("SHX1510", "70100", "the statement was cancelled by Statement.cancel() (%s)"),
+  QUERY_TIMEOUT("SHX1511", "HYT00", "shard %d (%s): the statement ran past its query timeout (Statement.setQueryTimeout) and was killed there: %s; raise the timeout or make the query cheaper"),
   // 55 / HY: moves and the admin CLI
   MOVE_REFUSED("SHX1601", "55000", "cannot move key %s of key space %s: %s"),
   ACK_TIMEOUT("SHX1602", "HYT00", "move %d of key %s: %d live client(s) did not apply change %d within %d ms (%s); %s"),

@@ -28,7 +28,8 @@ class RedactTest {
 
   @Test
   void url_pwdForm_masked() {
-    assertEquals("Server=h;Uid=app;Pwd=***;Database=db", Redact.url("Server=h;Uid=app;Pwd=s3cr3t;Database=db"));
+    // a ';' may be part of a password, so the mask runs to the next '&'
+    assertEquals("Server=h;Uid=app;Pwd=***", Redact.url("Server=h;Uid=app;Pwd=s3cr3t;Database=db"));
     assertEquals("jdbc:x://h/db?pwd=***&a=1", Redact.url("jdbc:x://h/db?pwd=s3cr3t&a=1"));
   }
 
@@ -74,5 +75,41 @@ class RedactTest {
   @Test
   void text_emptyPassword_leavesTextAlone() {
     assertEquals("nothing secret here", Redact.text("nothing secret here", ""));
+  }
+
+  @Test
+  void url_semicolonAndEncodedCharactersInPassword_masked() {
+    String url = "jdbc:mysql://h/db?user=app&password=a;b%26c%40d&sslMode=REQUIRED";
+    String out = Redact.url(url);
+    assertEquals("jdbc:mysql://h/db?user=app&password=***&sslMode=REQUIRED", out);
+  }
+
+  @Test
+  void url_userInfoWithAtAndSlash_masked() {
+    assertEquals("jdbc:mysql://app:***@h:3306/db?x=1", Redact.url("jdbc:mysql://app:p@ss/w;rd@h:3306/db?x=1"));
+  }
+
+  @Test
+  void text_percentEncodedPassword_masked() {
+    assertEquals("url had ***", Redact.text("url had p%40ss%3Bw", "p@ss;w"));
+  }
+
+  @Test
+  void credentials_userInfo_takenOutAndDecoded() {
+    Redact.Credentials c = Redact.credentials("jdbc:mysql://app:p%40ss;w@h:3306/db?sslMode=REQUIRED");
+    assertEquals("jdbc:mysql://h:3306/db?sslMode=REQUIRED", c.url());
+    assertEquals("app", c.user());
+    assertEquals("p@ss;w", c.password());
+  }
+
+  @Test
+  void credentials_options_takenOut() {
+    Redact.Credentials c = Redact.credentials("jdbc:mysql://h/db?user=app&password=a%26b;c&useSSL=false");
+    assertEquals("jdbc:mysql://h/db?useSSL=false", c.url());
+    assertEquals("app", c.user());
+    assertEquals("a&b;c", c.password());
+    assertEquals("jdbc:mysql://h/db", Redact.credentials("jdbc:mysql://h/db?password=x").url());
+    assertEquals("jdbc:mysql://h/db?a=1", Redact.credentials("jdbc:mysql://h/db?a=1&password=x").url());
+    assertNull(Redact.credentials("jdbc:mysql://h/db").password());
   }
 }

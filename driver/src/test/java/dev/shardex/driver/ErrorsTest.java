@@ -84,7 +84,7 @@ class ErrorsTest {
       for (Throwable t = e; t != null; t = t.getCause()) {
         assertFalse(String.valueOf(t.getMessage()).contains("Wr0ng-Secret-123"), "password leaked: " + t.getMessage());
       }
-      assertTrue(e.getMessage().contains("is unreachable"), e.getMessage());
+      assertTrue(e.getMessage().startsWith("Shardex SHX1410: shard ") && e.getMessage().contains("refused the connection"), e.getMessage());
     }
   }
 

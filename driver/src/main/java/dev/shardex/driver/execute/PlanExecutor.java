@@ -90,6 +90,9 @@ public final class PlanExecutor {
     } catch (SQLException e) {
       closeQuietly(st, lease);
       throw lease.translate(e);
+    } catch (RuntimeException e) {
+      closeQuietly(st, lease); // the connection goes back even when the failure is a bug
+      throw e;
     }
   }
 

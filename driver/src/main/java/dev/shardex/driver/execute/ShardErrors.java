@@ -22,7 +22,30 @@ public final class ShardErrors {
 
   /** Translates an error from a statement already running on the shard. */
   public static SQLException translate(Shard shard, SQLException e, String password) {
+    if (e instanceof ShardexError.Raised) {
+      return e;
+    }
+    if (e.getSQLState() == null && e.getClass().getName().endsWith("StatementCancelledException")) {
+      return ShardexError.CANCELLED.withCause(e, "shard " + shard.id() + " stopped it");
+    }
+    if (e.getSQLState() == null && e instanceof java.sql.SQLTimeoutException) {
+      return ShardexError.QUERY_TIMEOUT.withCause(e, shard.id(), Redact.url(shard.url()), firstLine(e.getMessage()));
+    }
+    if (ErrorKind.of(e) == ErrorKind.CONNECTION_LOST && timedOut(e)) {
+      return ShardexError.SHARD_TIMEOUT.withCause(e, shard.id(), Redact.url(shard.url()),
+          Redact.text(firstLine(e.getMessage()), password));
+    }
     return ErrorKind.of(e) == ErrorKind.CONNECTION_LOST ? unreachable(shard, e, password) : e;
+  }
+
+  /** A read that hit the socket's timeout (setNetworkTimeout, socketTimeout), not a dead server. */
+  private static boolean timedOut(Throwable e) {
+    for (Throwable t = e; t != null; t = t.getCause()) {
+      if (t instanceof java.net.SocketTimeoutException) {
+        return true;
+      }
+    }
+    return false;
   }
 
   private static String firstLine(String s) {

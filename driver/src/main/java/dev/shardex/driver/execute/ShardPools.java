@@ -5,6 +5,7 @@ import com.zaxxer.hikari.HikariDataSource;
 import dev.shardex.directory.Directory;
 import dev.shardex.directory.Redact;
 import dev.shardex.directory.Shard;
+import dev.shardex.directory.ShardexError;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.util.Map;
@@ -50,8 +51,39 @@ public final class ShardPools implements AutoCloseable {
     try {
       return pool.dataSource().getConnection();
     } catch (SQLException e) {
-      throw ShardErrors.unreachable(shard, e, credentials.password(shard.id()));
+      throw borrowFailed(shard, pool, e);
     }
+  }
+
+  /**
+   * Names why no connection came: the shard refused the login or the connection (SHX1410), this
+   * instance's pool for it is full (SHX1412), or the shard cannot be reached (SHX1401).
+   */
+  private SQLException borrowFailed(Shard shard, Pool pool, SQLException e) {
+    String password = credentials.password(shard.id());
+    for (Throwable t = e.getCause(); t != null; t = t.getCause()) {
+      if (t instanceof SQLException refused && refusal(refused)) {
+        return ShardexError.SHARD_REFUSED.withCause(e, shard.id(), Redact.url(shard.url()),
+            Redact.text(firstLine(refused.getMessage()), password), shard.id(), shard.id());
+      }
+    }
+    var mx = pool.dataSource().getHikariPoolMXBean();
+    if (e.getCause() == null && mx != null && mx.getActiveConnections() >= poolSize) {
+      return ShardexError.POOL_EXHAUSTED.withCause(e, shard.id(), Redact.url(shard.url()), poolSize,
+          Math.max(250, connectTimeoutMs));
+    }
+    return ShardErrors.unreachable(shard, e, password);
+  }
+
+  /** Access denied (28000, 1044/1045), unknown database (1049), too many connections (1040), host blocked (1129/1130). */
+  private static boolean refusal(SQLException e) {
+    int code = e.getErrorCode();
+    return "28000".equals(e.getSQLState()) || code == 1040 || code == 1044 || code == 1045 || code == 1049
+        || code == 1129 || code == 1130;
+  }
+
+  private static String firstLine(String s) {
+    return s == null ? "no message" : s.lines().findFirst().orElse(s);
   }
 
   /** Closes a connection for good instead of pooling it (its session carries SET state). */
@@ -81,9 +113,14 @@ public final class ShardPools implements AutoCloseable {
   private HikariDataSource create(Shard shard) {
     HikariConfig config = new HikariConfig();
     config.setPoolName("shardex-" + name + "-shard-" + shard.id());
-    config.setJdbcUrl(shard.url());
-    config.setUsername(credentials.user(shard.id()));
-    config.setPassword(credentials.password(shard.id()));
+    // the catalog's URLs hold no password ('shards add' refuses one); any credential in it still
+    // goes to HikariCP as a property, never in the URL HikariCP logs
+    Redact.Credentials split = Redact.credentials(shard.url());
+    config.setJdbcUrl(split.url());
+    String user = credentials.user(shard.id());
+    String password = credentials.password(shard.id());
+    config.setUsername(user != null ? user : split.user());
+    config.setPassword(password != null ? password : split.password());
     config.setMaximumPoolSize(poolSize);
     config.setMinimumIdle(0);
     config.setConnectionTimeout(Math.max(250, connectTimeoutMs));

@@ -247,14 +247,38 @@ public final class ShardSession implements ShardAccess {
     }
   }
 
-  /** Records a SET statement and runs it on every pinned connection. */
+  /**
+   * Runs a SET on every pinned connection, or, when none is pinned, on one readable shard, and
+   * records it only once a shard accepted it: a SET the server refuses fails here with the
+   * server's own error, instead of being replayed (and failing) on every later connection.
+   */
   public void addSet(String sql) throws SQLException {
-    forEachPinned(c -> {
-      try (Statement s = c.createStatement()) {
-        s.execute(sql);
-      }
-    });
+    if (pinned.isEmpty()) {
+      trySet(sql);
+    } else {
+      forEachPinned(c -> execute(c, sql));
+    }
     state.sets.add(sql);
+  }
+
+  /** In autocommit the shard that accepted the SET keeps its connection pinned (the session is sticky now). */
+  private void trySet(String sql) throws SQLException {
+    Shard shard = directory.shard(directory.anyReadableShard());
+    Connection c = pools.borrow(shard);
+    boolean keep = false;
+    try {
+      state.applyTo(c, true);
+      execute(c, sql);
+      keep = state.autoCommit;
+    } catch (SQLException e) {
+      throw translate(shard, e);
+    } finally {
+      if (keep) {
+        pinned.put(shard.id(), c);
+      } else {
+        pools.evict(shard, c);
+      }
+    }
   }
 
   /**

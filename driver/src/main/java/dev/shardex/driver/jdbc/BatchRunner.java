@@ -128,6 +128,7 @@ final class BatchRunner {
   private static long[] preparedBatch(ShardLease lease, List<Part> group, ShardexPreparedStatement owner)
       throws SQLException {
     try (PreparedStatement ps = owner.prepare(lease.connection(), group.get(0).sql())) {
+      ShardexStatement.configure(owner, ps);
       for (Part p : group) {
         owner.bind(ps, p.parameters(), p.sql());
         ps.addBatch();

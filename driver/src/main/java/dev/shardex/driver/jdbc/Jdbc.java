@@ -27,4 +27,36 @@ public final class Jdbc {
   static SQLException notAnUpdate() {
     return ShardexError.RESULT_SET_RETURNED.exception();
   }
+
+  /** A statement step that may throw only SQLException once {@link #guarded} has run it. */
+  @FunctionalInterface
+  interface Step<T> {
+    T run() throws SQLException;
+  }
+
+  /**
+   * The JDBC boundary's last resort: anything but an SQLException escaping the pipeline (a bug;
+   * each known cause is fixed where it arises) becomes SHX1509 with SQLState HY000, the statement
+   * named, so an application never sees a bare RuntimeException or StackOverflowError.
+   */
+  static <T> T guarded(String sql, Step<T> step) throws SQLException {
+    try {
+      return step.run();
+    } catch (RuntimeException | StackOverflowError | OutOfMemoryError e) {
+      throw internal(sql, e);
+    }
+  }
+
+  /** SHX1509 for a throwable that escaped the pipeline (hot paths catch inline, without a lambda). */
+  static SQLException internal(String sql, Throwable e) {
+    return ShardexError.INTERNAL.withCause(e, abbreviate(sql), e.toString());
+  }
+
+  private static String abbreviate(String sql) {
+    if (sql == null) {
+      return "(no statement)";
+    }
+    String s = sql.strip().replaceAll("\\s+", " ");
+    return s.length() > 80 ? s.substring(0, 77) + "..." : s;
+  }
 }

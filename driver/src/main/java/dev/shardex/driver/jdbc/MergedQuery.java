@@ -49,6 +49,7 @@ final class MergedQuery {
     ShardCall call = (c, shard, p) -> {
       PreparedStatement ps = c.prepareStatement(p.hide(text, shard));
       try {
+        ShardexStatement.configure(owner, ps);
         merge.binder().bind(ps, spec.params());
         ps.execute();
         return ps;
@@ -70,7 +71,7 @@ final class MergedQuery {
     long limit = longValue(spec.limit(), values);
     long offset = spec.offset() == null ? 0 : longValue(spec.offset(), values);
     long max = cluster.config().maxMergeRows();
-    if (limit + offset > max) {
+    if (limit > max || offset > max - limit) {
       throw ShardexError.CROSS_SHARD.exception("SELECT with LIMIT " + limit + " OFFSET " + offset, shards,
           "each shard would have to return " + (limit + offset) + " rows, more than shardex.maxMergeRows=" + max,
           "page by key ranges (WHERE sort_key > last_seen) instead of large offsets, or raise shardex.maxMergeRows");
@@ -79,11 +80,6 @@ final class MergedQuery {
   }
 
   private static long longValue(dev.shardex.driver.sql.ValueSource source, Object[] values) throws SQLException {
-    Object v = source instanceof dev.shardex.driver.sql.ValueSource.Param p ? values[p.index()]
-        : source instanceof dev.shardex.driver.sql.ValueSource.Literal l ? l.value() : null;
-    if (v instanceof Number n && n.longValue() >= 0) {
-      return n.longValue();
-    }
-    throw ShardexError.UNSUPPORTED.exception("LIMIT/OFFSET '" + v + "' across shards", "give a whole number");
+    return Merger.number(source, values, 0);
   }
 }

@@ -89,6 +89,7 @@ final class MultiStatements {
         Statement physical = null;
         try {
           physical = lease.connection().createStatement();
+          ShardexStatement.configure(owner, physical);
           conn.session().metrics().roundTrip();
           physical.execute(sql);
           return MultiResults.physical(physical, lease, owner);
@@ -108,6 +109,7 @@ final class MultiStatements {
       Analysis a = conn.cluster().templates().plain(part);
       ShardCall call = (c, s, plan) -> {
         Statement st = c.createStatement();
+        ShardexStatement.configure(owner, st);
         st.execute(plan.sqlFor(part, s).text());
         return st;
       };

@@ -32,8 +32,11 @@ public final class Parameters {
   }
 
   public void set(int index, Object value, Binder binder) throws SQLException {
-    if (index < 1) {
-      throw dev.shardex.directory.ShardexError.PARAMETER_INDEX.exception(index);
+    if (index < 1 || index > count) {
+      throw new SQLException("Shardex: parameter index out of range (" + index + (index < 1 ? " < 1" : " > number of parameters, which is " + count) + ")", "07009");
+    }
+    if ((value instanceof Double d && !Double.isFinite(d)) || (value instanceof Float f && !Float.isFinite(f))) {
+      throw new SQLException("Shardex: parameter " + index + ": '" + value + "' is not a valid numeric or approximate numeric value", "22003");
     }
     if (index > values.length) {
       int size = Math.max(index, values.length * 2);

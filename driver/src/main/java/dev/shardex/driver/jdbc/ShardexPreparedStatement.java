@@ -28,7 +28,7 @@ public final class ShardexPreparedStatement extends UnsupportedPreparedStatement
   ShardexPreparedStatement(ShardexConnection connection, String sql, boolean wantKeys) throws SQLException {
     super(connection);
     this.sql = sql;
-    this.template = connection.cluster().templates().prepared(sql);
+    this.template = Jdbc.guarded(sql, () -> connection.cluster().templates().prepared(sql));
     this.wantKeys = wantKeys;
     this.parameters = new Parameters(template.parameterCount());
   }
@@ -66,6 +66,14 @@ public final class ShardexPreparedStatement extends UnsupportedPreparedStatement
 
   @Override
   public boolean execute() throws SQLException {
+    try {
+      return run();
+    } catch (RuntimeException | StackOverflowError | OutOfMemoryError e) {
+      throw Jdbc.internal(sql, e);
+    }
+  }
+
+  private boolean run() throws SQLException {
     checkOpen();
     Parameters bound = parameters;
     ShardCall call = (c, shard, plan) -> {
@@ -129,7 +137,7 @@ public final class ShardexPreparedStatement extends UnsupportedPreparedStatement
   public long[] executeLargeBatch() throws SQLException {
     checkOpen();
     try {
-      return BatchRunner.prepared(connection, this, List.copyOf(batch));
+      return Jdbc.guarded(sql, () -> BatchRunner.prepared(connection, this, List.copyOf(batch)));
     } finally {
       batch.clear();
     }

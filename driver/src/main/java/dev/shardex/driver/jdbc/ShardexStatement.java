@@ -1,5 +1,6 @@
 package dev.shardex.driver.jdbc;
 
+import dev.shardex.directory.ShardexError;
 import dev.shardex.driver.execute.Outcome;
 import dev.shardex.driver.execute.ShardCall;
 import dev.shardex.driver.sql.Analysis;
@@ -26,6 +27,9 @@ public class ShardexStatement extends UnsupportedStatement {
   private int queryTimeout;
   private boolean closeOnCompletion;
   private final List<String> batch = new ArrayList<>();
+  /** The physical statements of the running execution, on every shard it reached: what cancel() cancels. */
+  private final List<Statement> running = new java.util.concurrent.CopyOnWriteArrayList<>();
+  private volatile boolean cancelled;
 
   ShardexStatement(ShardexConnection connection) {
     this.connection = connection;
@@ -94,7 +98,18 @@ public class ShardexStatement extends UnsupportedStatement {
   }
 
   private boolean runPlain(String sql, boolean keys) throws SQLException {
+    try {
+      return plain(sql, keys);
+    } catch (RuntimeException | StackOverflowError | OutOfMemoryError e) {
+      throw Jdbc.internal(sql, e);
+    }
+  }
+
+  private boolean plain(String sql, boolean keys) throws SQLException {
     checkOpen();
+    if (sql == null) {
+      throw new SQLException("Shardex: the SQL text is null", "42000");
+    }
     if (sql.indexOf(';') >= 0) {
       List<String> parts = dev.shardex.driver.sql.SqlLexer.split(sql);
       if (parts.size() > 1) {
@@ -134,7 +149,15 @@ public class ShardexStatement extends UnsupportedStatement {
     }
   }
 
+  /**
+   * Readies a physical statement of this execution (on any shard, on any fan-out thread): the
+   * caller's fetch size, row limit and query timeout, and registration so cancel() reaches it.
+   */
   protected final void configure(Statement s) throws SQLException {
+    running.add(s);
+    if (cancelled) {
+      throw ShardexError.CANCELLED.exception("before it reached every shard");
+    }
     if (fetchSize != 0) {
       s.setFetchSize(fetchSize);
     }
@@ -150,6 +173,32 @@ public class ShardexStatement extends UnsupportedStatement {
     Jdbc.checkOpen(connection.isClosed(), "connection");
     Jdbc.checkOpen(closed, "statement");
     clearCurrent();
+    running.clear();
+    cancelled = false;
+  }
+
+  /** Configures a physical statement for the logical one that owns it, when that is a Shardex statement. */
+  static void configure(Statement owner, Statement physical) throws SQLException {
+    if (owner instanceof ShardexStatement o) {
+      o.configure(physical);
+    }
+  }
+
+  /**
+   * Cancels the running execution on every shard it reached (Connector/J's KILL QUERY per shard);
+   * shards it has not reached yet refuse to start. The caller gets the cancel error.
+   */
+  @Override
+  public void cancel() throws SQLException {
+    Jdbc.checkOpen(closed, "statement");
+    cancelled = true;
+    for (Statement s : running) {
+      try {
+        s.cancel();
+      } catch (SQLException ignored) {
+        // the shard's statement has finished or its connection is gone: nothing left to cancel
+      }
+    }
   }
 
   // ---- batches ------------------------------------------------------------------------------------
@@ -174,7 +223,7 @@ public class ShardexStatement extends UnsupportedStatement {
   public long[] executeLargeBatch() throws SQLException {
     checkOpen();
     try {
-      return BatchRunner.plain(connection, this, List.copyOf(batch));
+      return Jdbc.guarded("batch", () -> BatchRunner.plain(connection, this, List.copyOf(batch)));
     } finally {
       batch.clear();
     }

@@ -48,7 +48,13 @@ final class HavingEvaluator {
   }
 
   boolean keeps(Expression having, Cell[] row) throws SQLException {
-    return Boolean.TRUE.equals(truth(eval(having, row)));
+    try {
+      return Boolean.TRUE.equals(truth(eval(having, row)));
+    } catch (ClassCastException e) {
+      // an operator applied to a value of another kind (NOT 'text', 'text' + 1): MySQL would coerce
+      throw dev.shardex.directory.ShardexError.UNSUPPORTED.exception("HAVING '" + having + "' across shards",
+          "it applies an operator to a value of another type (" + e.getMessage() + "); cast the value or filter in the application");
+    }
   }
 
   private Object eval(Expression e, Cell[] row) throws SQLException {
@@ -65,6 +71,10 @@ final class HavingEvaluator {
     } else if (e instanceof NullValue) {
       return null;
     } else if (e instanceof JdbcParameter p) {
+      if (p.getIndex() < 1 || p.getIndex() > values.length) {
+        throw dev.shardex.directory.ShardexError.UNSUPPORTED.exception("a ? in HAVING without a bound value",
+            "bind it on a PreparedStatement (a plain Statement cannot carry ?)");
+      }
       return values[p.getIndex() - 1];
     } else if (e instanceof SignedExpression s && s.getSign() == '-') {
       Object v = eval(s.getExpression(), row);

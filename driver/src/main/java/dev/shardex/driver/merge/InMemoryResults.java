@@ -18,7 +18,7 @@ public final class InMemoryResults {
   public static ResultSet copy(ResultSet rs) throws SQLException {
     CachedRowSet copy = RowSetProvider.newFactory().createCachedRowSet();
     copy.populate(rs);
-    return copy;
+    return withStates(copy);
   }
 
   /** A result set of VARCHAR/BIGINT columns holding the given rows. */
@@ -42,6 +42,27 @@ public final class InMemoryResults {
     }
     set.moveToCurrentRow();
     set.beforeFirst();
-    return set;
+    return withStates(set);
+  }
+
+  /**
+   * The JDK's CachedRowSet throws SQLExceptions without an SQLState (and a few runtime exceptions)
+   * for a conversion it cannot make; every Shardex failure has one, so these get 22018 (data
+   * conversion) or HY000. A proxy: these result sets are small and off the hot path.
+   */
+  private static ResultSet withStates(ResultSet rs) {
+    return (ResultSet) java.lang.reflect.Proxy.newProxyInstance(ResultSet.class.getClassLoader(), new Class<?>[] {ResultSet.class},
+        (proxy, method, args) -> {
+          try {
+            return method.invoke(rs, args);
+          } catch (java.lang.reflect.InvocationTargetException e) {
+            Throwable cause = e.getCause();
+            if (cause instanceof SQLException sql && sql.getSQLState() != null) {
+              throw sql;
+            }
+            String state = method.getName().startsWith("get") ? "22018" : "HY000";
+            throw new SQLException("Shardex: " + method.getName() + ": " + cause.getMessage(), state, cause);
+          }
+        });
   }
 }

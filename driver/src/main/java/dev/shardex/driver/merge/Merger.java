@@ -38,6 +38,12 @@ public final class Merger {
       long offset = number(spec.offset(), values, 0);
       long limit = number(spec.limit(), values, -1);
       List<SortKey> sortKeys = spec.order().stream().map(k -> k.resolve(visible)).toList();
+      for (SortKey k : sortKeys) {
+        if (k.column() < 1 || k.column() > total) {
+          // a position past the select list (ORDER BY 92): the server's own answer, before any row is read
+          throw new java.sql.SQLSyntaxErrorException("Unknown column '" + k.column() + "' in 'order clause'", "42S22", 1054);
+        }
+      }
       if (!spec.aggregate() && !spec.distinct()) {
         streaming = true; // the merged result set owns the shards' result sets from here on
         return new SortedMergeResultSet(parts, sortKeys, ci, visibleOnly(shardMeta, visible), owner, offset, limit);
@@ -66,15 +72,31 @@ public final class Merger {
     }
   }
 
-  private static long number(ValueSource source, Object[] values, long absent) throws SQLException {
+  /** A LIMIT or OFFSET's value: a whole number from 0 to Long.MAX_VALUE, else SHX1209. */
+  public static long number(ValueSource source, Object[] values, long absent) throws SQLException {
     if (source == null) {
       return absent;
     }
-    Object v = source instanceof ValueSource.Param p ? values[p.index()] : source instanceof ValueSource.Literal l ? l.value() : null;
-    if (!(v instanceof Number n) || n.longValue() < 0) {
+    Object v = source instanceof ValueSource.Param p ? (p.index() < values.length ? values[p.index()] : null)
+        : source instanceof ValueSource.Literal l ? l.value() : null;
+    if (!wholeNumber(v)) {
       throw ShardexError.UNSUPPORTED.exception("a LIMIT/OFFSET of '" + v + "' across shards", "give a whole number");
     }
-    return n.longValue();
+    return ((Number) v).longValue();
+  }
+
+  private static boolean wholeNumber(Object v) {
+    if (v instanceof Long || v instanceof Integer || v instanceof Short || v instanceof Byte) {
+      return ((Number) v).longValue() >= 0;
+    }
+    if (v instanceof Double || v instanceof Float) {
+      double d = ((Number) v).doubleValue();
+      return d >= 0 && d == Math.rint(d) && d < 9.0e18;
+    }
+    if (v instanceof java.math.BigDecimal d) {
+      return d.signum() >= 0 && d.compareTo(java.math.BigDecimal.valueOf(Long.MAX_VALUE)) <= 0 && d.remainder(java.math.BigDecimal.ONE).signum() == 0;
+    }
+    return v instanceof java.math.BigInteger i && i.signum() >= 0 && i.bitLength() < 64;
   }
 
   private static List<Cell[]> readAll(List<ShardResultSet> parts, int total, long maxRows, String shards)

@@ -74,6 +74,22 @@ public final class RowsResultSet extends DelegatingResultSet {
     return cell(column).value();
   }
 
+  private interface Conversion<T> {
+    T apply(Object value);
+  }
+
+  /** A getter's conversion of a merged value; a value it cannot convert is an SQLDataException, as with Connector/J. */
+  private <T> T convert(int column, String type, Conversion<T> conversion) throws SQLException {
+    Object v = cell(column).value();
+    try {
+      return conversion.apply(v);
+    } catch (RuntimeException e) {
+      String text = String.valueOf(v);
+      throw new java.sql.SQLDataException("Shardex: column " + column + " value '"
+          + (text.length() > 40 ? text.substring(0, 37) + "..." : text) + "' cannot be read as " + type, "22018", e);
+    }
+  }
+
   @Override
   public String getString(int column) throws SQLException {
     return cell(column).text();
@@ -81,8 +97,7 @@ public final class RowsResultSet extends DelegatingResultSet {
 
   @Override
   public long getLong(int column) throws SQLException {
-    Object v = cell(column).value();
-    return v == null ? 0 : v instanceof Number n ? n.longValue() : new BigDecimal(v.toString().trim()).longValue();
+    return convert(column, "a number", v -> v == null ? 0L : v instanceof Number n ? n.longValue() : new BigDecimal(v.toString().trim()).longValue());
   }
 
   @Override
@@ -102,8 +117,7 @@ public final class RowsResultSet extends DelegatingResultSet {
 
   @Override
   public double getDouble(int column) throws SQLException {
-    Object v = cell(column).value();
-    return v == null ? 0 : v instanceof Number n ? n.doubleValue() : Double.parseDouble(v.toString().trim());
+    return convert(column, "a number", v -> v == null ? 0.0 : v instanceof Number n ? n.doubleValue() : Double.parseDouble(v.toString().trim()));
   }
 
   @Override
@@ -119,8 +133,7 @@ public final class RowsResultSet extends DelegatingResultSet {
 
   @Override
   public BigDecimal getBigDecimal(int column) throws SQLException {
-    Object v = cell(column).value();
-    return v == null ? null : v instanceof Number n ? ValueOrder.decimal(n) : new BigDecimal(v.toString().trim());
+    return convert(column, "a decimal", v -> v == null ? null : v instanceof Number n ? ValueOrder.decimal(n) : new BigDecimal(v.toString().trim()));
   }
 
   @Override
@@ -131,22 +144,19 @@ public final class RowsResultSet extends DelegatingResultSet {
 
   @Override
   public Timestamp getTimestamp(int column) throws SQLException {
-    Object v = cell(column).value();
-    return v == null ? null : v instanceof LocalDateTime t ? Timestamp.valueOf(t) : v instanceof Timestamp t ? t
-        : v instanceof LocalDate d ? Timestamp.valueOf(d.atStartOfDay()) : Timestamp.valueOf(v.toString());
+    return convert(column, "a timestamp", v -> v == null ? null : v instanceof LocalDateTime t ? Timestamp.valueOf(t) : v instanceof Timestamp t ? t
+        : v instanceof LocalDate d ? Timestamp.valueOf(d.atStartOfDay()) : Timestamp.valueOf(v.toString()));
   }
 
   @Override
   public Date getDate(int column) throws SQLException {
-    Object v = cell(column).value();
-    return v == null ? null : v instanceof LocalDate d ? Date.valueOf(d) : v instanceof LocalDateTime t
-        ? Date.valueOf(t.toLocalDate()) : v instanceof Date d ? d : Date.valueOf(v.toString().substring(0, 10));
+    return convert(column, "a date", v -> v == null ? null : v instanceof LocalDate d ? Date.valueOf(d) : v instanceof LocalDateTime t
+        ? Date.valueOf(t.toLocalDate()) : v instanceof Date d ? d : Date.valueOf(v.toString().substring(0, 10)));
   }
 
   @Override
   public Time getTime(int column) throws SQLException {
-    Object v = cell(column).value();
-    return v == null ? null : v instanceof LocalTime t ? Time.valueOf(t) : v instanceof Time t ? t : Time.valueOf(v.toString());
+    return convert(column, "a time", v -> v == null ? null : v instanceof LocalTime t ? Time.valueOf(t) : v instanceof Time t ? t : Time.valueOf(v.toString()));
   }
 
   @Override

@@ -17,6 +17,9 @@ public final class ValueOrder {
       return a == null ? (b == null ? 0 : -1) : 1;
     }
     if (a instanceof Number x && b instanceof Number y) {
+      if (!finite(x) || !finite(y)) {
+        return Double.compare(x.doubleValue(), y.doubleValue());
+      }
       return decimal(x).compareTo(decimal(y));
     }
     if (a instanceof byte[] x && b instanceof byte[] y) {
@@ -45,6 +48,10 @@ public final class ValueOrder {
       return java.nio.ByteBuffer.wrap(b);
     }
     return v;
+  }
+
+  private static boolean finite(Number n) {
+    return !(n instanceof Double || n instanceof Float) || Double.isFinite(n.doubleValue());
   }
 
   static BigDecimal decimal(Number n) {

@@ -60,7 +60,18 @@ public final class Analyzer {
       }
       throw e;
     }
+    try {
+      return build(statement, hints);
+    } catch (RuntimeException | StackOverflowError e) {
+      throw ShardexError.PARSE.withCause(e, "cannot analyse its parse tree: " + e);
+    }
+  }
+
+  private static RouteTemplate build(Statement statement, Hints hints) throws SQLException {
     TemplateBuilder b = new TemplateBuilder(hints);
+    if (statement instanceof Delete d && d.getTable() == null && (d.getTables() == null || d.getTables().isEmpty())) {
+      throw ShardexError.PARSE.exception("DELETE names no table");
+    }
     if (statement instanceof Select select) {
       return b.select(select);
     } else if (statement instanceof Insert insert) {
@@ -110,7 +121,14 @@ public final class Analyzer {
   private static final java.util.regex.Pattern NOT_RESERVED_IN_MYSQL =
       java.util.regex.Pattern.compile("(?i)(?<![`'\"\\w])(settings)(?![`'\"\\w])");
 
+  /** Deeper than this, JSqlParser's recursive descent can overflow a default thread stack. */
+  static final int MAX_DEPTH = 100;
+
   static Statement parse(String sql) throws SQLException {
+    int depth = SqlLexer.maxDepth(sql);
+    if (depth > MAX_DEPTH) {
+      throw ShardexError.TOO_DEEP.exception(depth, MAX_DEPTH);
+    }
     try {
       return CCJSqlParserUtil.newParser(sql).Statement();
     } catch (ParseException | RuntimeException | StackOverflowError e) {

@@ -40,7 +40,7 @@ public record Hints(String key, Integer shard, Declaration declaration) {
       if (open < 0 || open >= start) {
         break;
       }
-      int close = sql.indexOf("*/", open);
+      int close = sql.indexOf("*/", open + 2);
       String body = sql.substring(open + 2, close < 0 ? sql.length() : close).trim();
       if (body.startsWith(PREFIX)) {
         attributes(body.substring(PREFIX.length()), attrs);

@@ -178,6 +178,9 @@ final class MergeRewriter {
         addGroupBy(arg);
         columns.add(new Slot(distinctFold, 0, text, labelTemplate(label)));
       } else if (name.equals("AVG")) {
+        if (f.getParameters() == null || f.getParameters().size() != 1) {
+          throw ShardexError.PARSE.exception("AVG takes exactly one argument: " + text);
+        }
         Expression arg = f.getParameters().get(0);
         item.setExpression(function("SUM", arg));
         item.setAlias(new Alias(quote(label), true));
@@ -477,7 +480,8 @@ final class MergeRewriter {
       return new ValueSource.Param(p.getIndex() - 1);
     }
     if (e instanceof LongValue l) {
-      return new ValueSource.Literal(l.getValue());
+      // a LIMIT past Long.MAX_VALUE (JSqlParser keeps its text) is a whole number all the same
+      return new ValueSource.Literal(l.getBigIntegerValue().bitLength() < 64 ? (Object) l.getValue() : l.getBigIntegerValue());
     }
     return e == null ? null : new ValueSource.Opaque(e.toString());
   }

@@ -54,8 +54,12 @@ public final class SqlLexer {
           out.append(sql, i, end);
         } else {
           Object value = number(sql.substring(from, end));
-          literals.add(negative ? negate(value) : value);
-          out.append('?');
+          if (value == null) {
+            out.append(sql, i, end); // beyond any MySQL number: the shard will say what it thinks of it
+          } else {
+            literals.add(negative ? negate(value) : value);
+            out.append('?');
+          }
         }
         i = end;
       } else if (isIdentifierPart(c)) {
@@ -246,7 +250,9 @@ public final class SqlLexer {
   private static int numberEnd(String sql, int i) {
     int n = sql.length();
     int j = i;
-    while (j < n && (Character.isDigit(sql.charAt(j)) || sql.charAt(j) == '.')) {
+    boolean dot = false;
+    while (j < n && (Character.isDigit(sql.charAt(j)) || (sql.charAt(j) == '.' && !dot))) {
+      dot |= sql.charAt(j) == '.';
       j++;
     }
     if (j < n && (sql.charAt(j) == 'e' || sql.charAt(j) == 'E')) {
@@ -308,11 +314,47 @@ public final class SqlLexer {
     return value instanceof Long l ? (Object) (-l) : ((BigDecimal) value).negate();
   }
 
+  /** The literal's value; null when it is no number MySQL could hold (an exponent past DOUBLE's range). */
   private static Object number(String text) {
     if (text.indexOf('.') < 0 && text.indexOf('e') < 0 && text.indexOf('E') < 0 && text.length() < 19) {
       return Long.parseLong(text);
     }
-    return new BigDecimal(text);
+    try {
+      BigDecimal d = new BigDecimal(text);
+      return Math.abs((long) d.scale()) > MAX_SCALE ? null : d;
+    } catch (NumberFormatException e) {
+      return null;
+    }
+  }
+
+  private static final int MAX_SCALE = 400;
+
+  /**
+   * The deepest nesting of brackets outside quotes and comments: the parser recurses once per
+   * level, so the analyzer refuses a statement nested deeper than it can parse before it tries.
+   */
+  public static int maxDepth(String sql) {
+    int depth = 0;
+    int max = 0;
+    int i = 0;
+    int n = sql.length();
+    while (i < n) {
+      char c = sql.charAt(i);
+      int end;
+      if ((end = commentEnd(sql, i)) > i) {
+        i = end;
+      } else if (c == '`' || c == '\'' || c == '"') {
+        i = quotedEnd(sql, i, c);
+      } else {
+        if (c == '(') {
+          max = Math.max(max, ++depth);
+        } else if (c == ')') {
+          depth = Math.max(0, depth - 1);
+        }
+        i++;
+      }
+    }
+    return max;
   }
 
   private static int identifierEnd(String sql, int i) {
