@@ -131,7 +131,9 @@ public final class Directory implements AutoCloseable {
    * login (SQLState 28000) keeps its own error; an error already Shardex's passes through.
    */
   static SQLException unreachable(SQLException e, String display, String password) {
-    if (e instanceof ShardexError.Raised) {
+    if (ShardexError.of(e) == ShardexError.DIRECTORY_UNREACHABLE && e.getCause() instanceof SQLException lost) {
+      e = lost; // named by the store already: name it again with what still works and what to do
+    } else if (e instanceof ShardexError.Raised) {
       return e;
     }
     for (Throwable t = e; t != null; t = t.getCause()) {

@@ -80,7 +80,7 @@ class ErrorsTest {
     p.setProperty("shardex.instance", "badpass");
     try (Connection c = DriverManager.getConnection(TestCluster.URL, p); Statement s = c.createStatement()) {
       SQLException e = assertThrows(SQLException.class, () -> s.executeQuery("SELECT v FROM er_rows WHERE user_id = 40001"));
-      assertEquals("57S01", e.getSQLState());
+      assertEquals("57S02", e.getSQLState());
       for (Throwable t = e; t != null; t = t.getCause()) {
         assertFalse(String.valueOf(t.getMessage()).contains("Wr0ng-Secret-123"), "password leaked: " + t.getMessage());
       }

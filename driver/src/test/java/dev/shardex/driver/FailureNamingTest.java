@@ -93,7 +93,7 @@ class FailureNamingTest {
             e.getMessage());
         assertTrue(e.getMessage().contains("new keys"), e.getMessage());
         assertFalse(e.getMessage().contains(sandbox.password()), e.getMessage());
-        assertEquals("08001", e.getSQLState());
+        assertEquals("57S01", e.getSQLState());
       }
     } finally {
       proxy.restore();

@@ -30,7 +30,8 @@ public final class ShardexPreparedStatement extends UnsupportedPreparedStatement
     this.sql = sql;
     this.template = Jdbc.guarded(sql, () -> connection.cluster().templates().prepared(sql));
     this.wantKeys = wantKeys;
-    this.parameters = new Parameters(template.parameterCount());
+    // statements Shardex does not parse (SET, DDL, ...) carry no count in their template: count the markers
+    this.parameters = new Parameters(Math.max(template.parameterCount(), dev.shardex.driver.sql.SqlLexer.countParameters(sql)));
   }
 
   @Override

@@ -173,6 +173,20 @@ public final class SqlLexer {
   }
 
   /** If a comment starts at i, the index just past it; else i. */
+  /** The {@code ?} markers of a text, outside comments and quoted text. */
+  public static int countParameters(String sql) {
+    int n = 0;
+    for (int i = 0; i < sql.length(); ) {
+      int end = opaqueEnd(sql, i);
+      if (end > i) {
+        i = end;
+      } else {
+        n += sql.charAt(i++) == '?' ? 1 : 0;
+      }
+    }
+    return n;
+  }
+
   /**
    * Where the comment or quoted literal/identifier starting at {@code i} ends, or {@code i} when
    * none starts there: the one way every text scanner here steps over what is not SQL structure.
