@@ -14,7 +14,8 @@ import org.junit.jupiter.api.Test;
 /** The CLI never prints a password: not from a user:password@ URL, a password= option, or a wrong password. */
 class CliSecretsTest {
   @Test
-  void noPasswordInOutputOrErrors() {
+  void noPasswordInOutputOrErrors() throws java.sql.SQLException {
+    TestCluster.fresh(); // a directory schema, whichever test class runs first
     var sandbox = TestCluster.sandbox();
     String password = sandbox.password();
     String enc = URLEncoder.encode(password, StandardCharsets.UTF_8);
