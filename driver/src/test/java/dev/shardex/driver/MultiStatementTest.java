@@ -73,6 +73,19 @@ class MultiStatementTest {
   }
 
   @Test
+  void aFailingLaterPartGivesTheEarlierPartsConnectionsBack() throws Exception {
+    // two connections per shard: a part's result set left open by a later failure would exhaust the pool
+    try (Connection c = TestCluster.connect("shardex.poolSize=2&shardex.instance=multileak&shardex.connectTimeoutMs=1000");
+        Statement s = c.createStatement()) {
+      for (int i = 0; i < 4; i++) {
+        java.sql.SQLException e = assertThrows(java.sql.SQLException.class,
+            () -> s.execute("SELECT n FROM ms_rows WHERE user_id = 81001; SELECT no_such_column FROM ms_rows"));
+        assertEquals(1054, e.getErrorCode(), "the second part's own error every time, not a pool timeout: " + e.getMessage());
+      }
+    }
+  }
+
+  @Test
   void partsOnDifferentShardsRunOneByOneInOrder() throws Exception {
     try (Connection c = TestCluster.connect(); Statement s = c.createStatement()) {
       var store = TestCluster.cluster(c).directory().store();

@@ -105,15 +105,27 @@ final class MultiStatements {
       plans.forEach(p -> conn.session().settle(p.guards()));
     }
     List<Outcome> outcomes = new ArrayList<>();
-    for (String part : parts) {
-      Analysis a = conn.cluster().templates().plain(part);
-      ShardCall call = (c, s, plan) -> {
-        Statement st = c.createStatement();
-        ShardexStatement.configure(owner, st);
-        st.execute(plan.sqlFor(part, s).text());
-        return st;
-      };
-      outcomes.add(conn.run(a.template(), a.literals(), part, call, false, owner, MergeSource.literals(a.text(), a.literals())));
+    try {
+      for (String part : parts) {
+        Analysis a = conn.cluster().templates().plain(part);
+        ShardCall call = (c, s, plan) -> {
+          Statement st = c.createStatement();
+          ShardexStatement.configure(owner, st);
+          st.execute(plan.sqlFor(part, s).text());
+          return st;
+        };
+        outcomes.add(conn.run(a.template(), a.literals(), part, call, false, owner, MergeSource.literals(a.text(), a.literals())));
+      }
+    } catch (SQLException | RuntimeException e) {
+      // a later part failed: the earlier parts' result sets hold shard connections nobody will close
+      for (Outcome o : outcomes) {
+        try {
+          dev.shardex.driver.merge.Closing.closeAll(java.util.Arrays.asList(o.resultSet(), o.generatedKeys()));
+        } catch (SQLException closing) {
+          e.addSuppressed(closing);
+        }
+      }
+      throw e;
     }
     return MultiResults.sequence(outcomes);
   }
