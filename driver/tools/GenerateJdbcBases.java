@@ -80,8 +80,12 @@ public class GenerateJdbcBases {
       if (recordsParameter(api, m)) {
         String value = m.getName().equals("setNull") ? "null" : "a1";
         // The binder takes the index so a split statement can bind a parameter at a new position.
-        out.append("parameters().set(a0, ").append(value).append(", (p, i) -> p.").append(m.getName()).append('(')
-            .append(argNames.toString().replaceFirst("^a0", "i")).append(")); }\n");
+        // A two-argument setter's binder reads the recorded value, so it captures nothing (one shared instance).
+        boolean valueOnly = m.getParameterCount() == 2 && !m.getName().equals("setNull");
+        String args = valueOnly ? "i, (" + boxed(m.getParameterTypes()[1]) + ") v"
+            : argNames.toString().replaceFirst("^a0", "i");
+        out.append("parameters().set(a0, ").append(value).append(", (p, i, v) -> p.").append(m.getName()).append('(')
+            .append(args).append(")); }\n");
       } else if (delegating) {
         out.append(ret.equals("void") ? "" : "return ").append("rs().").append(m.getName()).append('(').append(argNames).append("); }\n");
       } else if (!thrown(m).equals("SQLException")) {
@@ -98,6 +102,14 @@ public class GenerateJdbcBases {
   static boolean recordsParameter(Class<?> api, Method m) {
     return api == java.sql.PreparedStatement.class && m.getName().startsWith("set") && m.getParameterCount() >= 2
         && m.getParameterTypes()[0] == int.class;
+  }
+
+  /** The type a recorded value is cast to: the wrapper of a primitive, else the parameter's own type. */
+  static String boxed(Class<?> c) {
+    if (!c.isPrimitive()) {
+      return typeName(c);
+    }
+    return java.lang.invoke.MethodType.methodType(c).wrap().returnType().getSimpleName();
   }
 
   static String thrown(Method m) {

@@ -34,33 +34,46 @@ public final class PlanExecutor {
     }
     return switch (plan.fanout()) {
       case ONE -> one(plan, access, call, wantKeys, owner);
-      case CONCAT, MERGE -> new Outcome(SortedMergeResultSet.concat(parallel(plan, access, call, owner, pool), owner), -1, null);
+      case CONCAT -> new Outcome(SortedMergeResultSet.concat(parallel(plan, access, call, owner, pool), owner), -1, null);
       case REPLICATE, SUM, DDL -> everywhere(plan, access, call, what);
+      case MERGE -> throw new IllegalStateException("a MERGE plan goes to the merge stage, not here");
     };
   }
 
   /**
-   * Runs a read on every shard of the plan at once on the bounded fan-out pool and returns the
-   * shards' result sets in shard order; if any shard fails, the others are closed and its error,
-   * naming the shard, is thrown.
+   * Runs a read on every shard of the plan at once and returns the shards' result sets in shard
+   * order: the first shard on the caller's thread, the others on the bounded fan-out pool. If any
+   * shard fails, the others are closed and its error, naming the shard, is thrown.
    */
   public static List<ShardResultSet> parallel(RoutePlan plan, ShardAccess access, ShardCall call, Statement owner,
       Executor pool) throws SQLException {
-    List<CompletableFuture<ShardResultSet>> futures = new ArrayList<>();
-    for (int shard : plan.shards()) {
-      futures.add(CompletableFuture.supplyAsync(() -> {
+    List<Integer> shards = plan.shards();
+    int n = shards.size();
+    @SuppressWarnings("unchecked")
+    CompletableFuture<ShardResultSet>[] others = new CompletableFuture[n];
+    for (int i = 1; i < n; i++) {
+      int shard = shards.get(i);
+      others[i] = CompletableFuture.supplyAsync(() -> {
         try {
           return readOne(shard, plan, access, call, owner);
         } catch (SQLException e) {
           throw new CompletionException(e);
         }
-      }, pool));
+      }, pool);
     }
-    List<ShardResultSet> parts = new ArrayList<>();
+    ShardResultSet[] parts = new ShardResultSet[n];
     SQLException error = null;
-    for (CompletableFuture<ShardResultSet> f : futures) {
+    RuntimeException bug = null;
+    try {
+      parts[0] = readOne(shards.get(0), plan, access, call, owner);
+    } catch (SQLException e) {
+      error = e;
+    } catch (RuntimeException e) {
+      bug = e;
+    }
+    for (int i = 1; i < n; i++) {
       try {
-        parts.add(f.join());
+        parts[i] = others[i].join();
       } catch (CompletionException e) {
         SQLException cause = e.getCause() instanceof SQLException sql ? sql
             : ShardexError.SHARD_READ_FAILED.withCause(e.getCause(), e.getCause());
@@ -71,27 +84,28 @@ public final class PlanExecutor {
         }
       }
     }
-    if (error != null) {
-      closeQuietly(parts.toArray(new AutoCloseable[0]));
+    if (error != null || bug != null) {
+      closeQuietly(parts);
+      if (bug != null) {
+        throw bug;
+      }
       throw error;
     }
-    return parts;
+    return java.util.Arrays.asList(parts);
   }
 
   private static ShardResultSet readOne(int shard, RoutePlan plan, ShardAccess access, ShardCall call, Statement owner)
       throws SQLException {
     ShardLease lease = access.acquire(shard, false, true);
-    Statement st = null;
     try {
       access.metrics().roundTrip();
-      st = call.run(lease.connection(), shard, plan);
-      Statement physical = st;
-      return new ShardResultSet(st.getResultSet(), owner, () -> Closing.closeAll(List.of(physical, lease)));
+      return new ShardResultSet(call.run(lease, shard, plan).getResultSet(), owner, lease);
     } catch (SQLException e) {
-      closeQuietly(st, lease);
-      throw lease.translate(e);
+      SQLException named = lease.translate(e);
+      closeQuietly(lease);
+      throw named;
     } catch (RuntimeException e) {
-      closeQuietly(st, lease); // the connection goes back even when the failure is a bug
+      closeQuietly(lease); // the connection goes back even when the failure is a bug
       throw e;
     }
   }
@@ -99,24 +113,23 @@ public final class PlanExecutor {
   private static Outcome one(RoutePlan plan, ShardAccess access, ShardCall call, boolean wantKeys, Statement owner)
       throws SQLException {
     ShardLease lease = access.acquire(plan.single(), plan.write(), true);
-    Statement st = null;
     try {
       access.metrics().roundTrip();
-      st = call.run(lease.connection(), plan.single(), plan);
+      Statement st = call.run(lease, plan.single(), plan);
       ResultSet rs = st.getResultSet();
       if (rs != null) {
-        Statement physical = st;
-        return new Outcome(new ShardResultSet(rs, owner, () -> Closing.closeAll(List.of(physical, lease))), -1, null);
+        return new Outcome(new ShardResultSet(rs, owner, lease), -1, null);
       }
       long count = st.getLargeUpdateCount();
       ResultSet keys = wantKeys ? InMemoryResults.copy(st.getGeneratedKeys()) : null;
-      Closing.closeAll(List.of(st, lease));
+      lease.close();
       return Outcome.count(count, keys);
     } catch (SQLException e) {
-      closeQuietly(st, lease);
-      throw lease.translate(e);
+      SQLException named = lease.translate(e);
+      closeQuietly(lease);
+      throw named;
     } catch (RuntimeException e) {
-      closeQuietly(st, lease);
+      closeQuietly(lease);
       throw e;
     }
   }
@@ -133,7 +146,8 @@ public final class PlanExecutor {
     for (int shard : plan.shards()) {
       try (ShardLease lease = access.acquire(shard, true, mayPin)) {
         access.metrics().roundTrip();
-        try (Statement st = call.run(lease.connection(), shard, plan)) {
+        try {
+          Statement st = call.run(lease, shard, plan);
           long n = Math.max(0, st.getLargeUpdateCount());
           total += n;
           first = first < 0 ? n : first;

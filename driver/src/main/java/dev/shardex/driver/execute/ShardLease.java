@@ -2,17 +2,24 @@ package dev.shardex.driver.execute;
 
 import dev.shardex.directory.Shard;
 import java.sql.Connection;
+import java.sql.PreparedStatement;
 import java.sql.SQLException;
+import java.sql.Statement;
 
 /**
- * A physical connection lent for one statement. Closing it gives the connection back to its pool,
- * unless a transaction or a sticky session pins it to the logical connection.
+ * A physical connection lent for one statement, and the physical statement that runs on it
+ * (kept per connection by {@link StatementCache}). Closing the lease gives the statement back
+ * and the connection back to its pool, unless a transaction or a sticky session pins it to the
+ * logical connection.
  */
 public final class ShardLease implements AutoCloseable {
   private final ShardSession session;
   private final Shard shard;
   private final Connection connection;
   private final boolean pinned;
+  private StatementCache.Slot slot;
+  private boolean failed;
+  private boolean broken;
   private boolean released;
 
   ShardLease(ShardSession session, Shard shard, Connection connection, boolean pinned) {
@@ -30,17 +37,42 @@ public final class ShardLease implements AutoCloseable {
     return shard;
   }
 
+  /** This lease's prepared statement for the text, reused from earlier executions on the connection. */
+  public PreparedStatement prepare(String sql, boolean generatedKeys) throws SQLException {
+    giveBack();
+    slot = session.statements(connection).prepare(sql, generatedKeys);
+    return (PreparedStatement) slot.statement();
+  }
+
+  /** This lease's plain statement, reused from earlier executions on the connection. */
+  public Statement statement() throws SQLException {
+    giveBack();
+    slot = session.statements(connection).plain();
+    return slot.statement();
+  }
+
   /** An error from this shard, sorted: unreachable shards become SHX1401, the rest pass. */
   public SQLException translate(SQLException e) {
+    failed = true; // a statement that failed is not kept: its connection may be broken
+    broken |= e.getSQLState() != null && e.getSQLState().startsWith("08");
     return session.translate(shard, e);
+  }
+
+  private void giveBack() {
+    StatementCache.Slot s = slot;
+    if (s != null) {
+      slot = null;
+      s.owner.give(s, !failed);
+    }
   }
 
   @Override
   public void close() throws SQLException {
     if (!released) {
       released = true;
+      giveBack();
       if (!pinned) {
-        connection.close();
+        session.release(shard, connection, broken);
       }
     }
   }

@@ -25,6 +25,7 @@ public final class ShardPools implements AutoCloseable {
   private final long connectTimeoutMs;
   private final String name;
   private final Map<Integer, Pool> pools = new ConcurrentHashMap<>();
+  private final StatementCache statements = new StatementCache();
 
   /** User and password for a shard: the URL's, unless shard.N.user / shard.N.password override. */
   public interface Credentials {
@@ -86,8 +87,36 @@ public final class ShardPools implements AutoCloseable {
     return s == null ? "no message" : s.lines().findFirst().orElse(s);
   }
 
+  /** The physical statements kept for a borrowed connection. */
+  StatementCache.Statements statements(Connection c) throws SQLException {
+    return statements.of(c);
+  }
+
+  /**
+   * Gives a borrowed connection back to its pool, or evicts it when it is broken: Shardex runs its
+   * statements on the unwrapped Connector/J connection (see {@link StatementCache}), so HikariCP
+   * does not see a communications error itself. {@code failed}: a statement on it just failed with
+   * a connection error (SQLState class 08).
+   */
+  public void release(Shard shard, Connection c, boolean failed) throws SQLException {
+    if (failed || closedUnderneath(c)) {
+      evict(shard, c);
+    } else {
+      c.close();
+    }
+  }
+
+  private static boolean closedUnderneath(Connection c) {
+    try {
+      return c.unwrap(Connection.class).isClosed();
+    } catch (SQLException e) {
+      return true;
+    }
+  }
+
   /** Closes a connection for good instead of pooling it (its session carries SET state). */
   public void evict(Shard shard, Connection c) {
+    statements.forget(c);
     Pool pool = pools.get(shard.id());
     if (pool != null) {
       pool.dataSource().evictConnection(c);

@@ -194,6 +194,14 @@ public final class ShardSession implements ShardAccess {
     }
   }
 
+  void release(Shard shard, Connection c, boolean broken) throws SQLException {
+    pools.release(shard, c, broken);
+  }
+
+  StatementCache.Statements statements(Connection c) throws SQLException {
+    return pools.statements(c);
+  }
+
   SQLException translate(Shard shard, SQLException e) {
     return ShardErrors.translate(shard, e, credentials.password(shard.id()));
   }
@@ -480,7 +488,7 @@ public final class ShardSession implements ShardAccess {
         if (state.sticky()) {
           pools.evict(directory.shard(e.getKey()), e.getValue());
         } else {
-          e.getValue().close();
+          pools.release(directory.shard(e.getKey()), e.getValue(), false);
         }
       } catch (SQLException ex) {
         first = first == null ? ex : first;

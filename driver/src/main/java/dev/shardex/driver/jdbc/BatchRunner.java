@@ -117,24 +117,22 @@ final class BatchRunner {
   }
 
   private static long[] plainBatch(ShardLease lease, List<Part> group) throws SQLException {
-    try (Statement s = lease.connection().createStatement()) {
-      for (Part p : group) {
-        s.addBatch(p.sql().text());
-      }
-      return s.executeLargeBatch();
+    Statement s = lease.statement();
+    for (Part p : group) {
+      s.addBatch(p.sql().text());
     }
+    return s.executeLargeBatch();
   }
 
   private static long[] preparedBatch(ShardLease lease, List<Part> group, ShardexPreparedStatement owner)
       throws SQLException {
-    try (PreparedStatement ps = owner.prepare(lease.connection(), group.get(0).sql())) {
-      ShardexStatement.configure(owner, ps);
-      for (Part p : group) {
-        owner.bind(ps, p.parameters(), p.sql());
-        ps.addBatch();
-      }
-      return ps.executeLargeBatch();
+    PreparedStatement ps = lease.prepare(group.get(0).sql().text(), owner.wantKeys());
+    ShardexStatement.configure(owner, ps);
+    for (Part p : group) {
+      owner.bind(ps, p.parameters(), p.sql());
+      ps.addBatch();
     }
+    return ps.executeLargeBatch();
   }
 
   private static void settle(ShardexConnection conn, List<RoutePlan> plans) {

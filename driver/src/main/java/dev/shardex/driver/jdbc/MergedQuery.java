@@ -44,19 +44,14 @@ final class MergedQuery {
   /** A SELECT on several shards that the merge stage combines: rewrite, run in parallel, merge. */
   Outcome run(RoutePlan plan, Object[] values, MergeSource merge, Statement owner) throws SQLException {
     String shards = Router.join(plan.shards());
-    MergeSpec spec = cluster.templates().merge(merge.text(), shards);
+    MergeSpec spec = cluster.templates().merge(merge.mergeText(), shards);
     String text = shardText(spec, values, shards);
-    ShardCall call = (c, shard, p) -> {
-      PreparedStatement ps = c.prepareStatement(p.hide(text, shard));
-      try {
-        ShardexStatement.configure(owner, ps);
-        merge.binder().bind(ps, spec.params());
-        ps.execute();
-        return ps;
-      } catch (SQLException e) {
-        ps.close();
-        throw e;
-      }
+    ShardCall call = (lease, shard, p) -> {
+      PreparedStatement ps = lease.prepare(p.hide(text, shard), false);
+      ShardexStatement.configure(owner, ps);
+      merge.bindChosen(ps, spec.params());
+      ps.execute();
+      return ps;
     };
     session.checkScope(plan.shards(), false);
     List<ShardResultSet> parts = PlanExecutor.parallel(plan, session, call, owner, cluster.fanout());

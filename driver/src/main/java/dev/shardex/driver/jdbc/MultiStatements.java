@@ -108,8 +108,8 @@ final class MultiStatements {
     try {
       for (String part : parts) {
         Analysis a = conn.cluster().templates().plain(part);
-        ShardCall call = (c, s, plan) -> {
-          Statement st = c.createStatement();
+        ShardCall call = (lease, s, plan) -> {
+          Statement st = lease.statement();
           ShardexStatement.configure(owner, st);
           st.execute(plan.sqlFor(part, s).text());
           return st;

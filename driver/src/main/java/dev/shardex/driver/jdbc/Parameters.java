@@ -9,10 +9,13 @@ import java.util.Arrays;
  * and how to bind it on the shard's statement (replayed exactly, so types and streams survive).
  */
 public final class Parameters {
-  /** Replays one setter call on a physical statement, at the given (1-based) position. */
+  /**
+   * Replays one setter call on a physical statement, at the given (1-based) position, with the
+   * value recorded for it (a two-argument setter's binder captures nothing else).
+   */
   @FunctionalInterface
   public interface Binder {
-    void bind(PreparedStatement ps, int index) throws SQLException;
+    void bind(PreparedStatement ps, int index, Object value) throws SQLException;
   }
 
   private Object[] values;
@@ -69,14 +72,14 @@ public final class Parameters {
   /** Binds every parameter; a missing one fails here, before the shard sees the statement. */
   void bind(PreparedStatement ps, int expected) throws SQLException {
     for (int i = 0; i < expected; i++) {
-      binder(i, expected).bind(ps, i + 1);
+      binder(i, expected).bind(ps, i + 1, values[i]);
     }
   }
 
   /** Binds the chosen parameters (0-based, in order) at positions 1..n: a split statement's share. */
   void bind(PreparedStatement ps, int[] chosen, int expected) throws SQLException {
     for (int j = 0; j < chosen.length; j++) {
-      binder(chosen[j], expected).bind(ps, j + 1);
+      binder(chosen[j], expected).bind(ps, j + 1, values[chosen[j]]);
     }
   }
 

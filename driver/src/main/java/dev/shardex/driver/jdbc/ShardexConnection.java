@@ -1,22 +1,11 @@
 package dev.shardex.driver.jdbc;
 
-import dev.shardex.directory.Directory;
-import dev.shardex.directory.ShardexError;
 import dev.shardex.driver.Cluster;
 import dev.shardex.driver.execute.Outcome;
-import dev.shardex.driver.execute.PlanExecutor;
 import dev.shardex.driver.execute.ShardCall;
 import dev.shardex.driver.execute.ShardLease;
 import dev.shardex.driver.execute.ShardSession;
-import dev.shardex.driver.merge.InMemoryResults;
-import dev.shardex.driver.merge.Merger;
-import dev.shardex.driver.merge.ShardResultSet;
-import dev.shardex.driver.sql.MergeSpec;
-import dev.shardex.driver.route.Fanout;
 import dev.shardex.driver.route.RoutePlan;
-import dev.shardex.driver.route.Router;
-import dev.shardex.driver.sql.Analysis;
-import dev.shardex.driver.sql.Analyzer;
 import dev.shardex.driver.sql.RouteTemplate;
 import java.sql.Connection;
 import java.sql.DatabaseMetaData;
@@ -25,7 +14,6 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.SQLWarning;
 import java.sql.Statement;
-import java.sql.Types;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.IdentityHashMap;
@@ -33,7 +21,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Properties;
 import java.util.Set;
-import java.util.regex.Matcher;
 
 /**
  * A logical connection: the thin JDBC face over the pipeline. Statements hand it a template and
@@ -44,6 +31,7 @@ public final class ShardexConnection extends UnsupportedConnection {
   private final Cluster cluster;
   private final String url;
   private final ShardSession session;
+  private final Pipeline pipeline;
   private final Set<ShardexStatement> statements = Collections.newSetFromMap(new IdentityHashMap<>());
   private boolean closed;
   private boolean implicitTransaction;
@@ -56,6 +44,7 @@ public final class ShardexConnection extends UnsupportedConnection {
     this.session = new ShardSession(cluster.directory(), cluster.pools(), cluster.config());
     this.session.metrics(cluster.metrics());
     this.session.transactionMode(cluster.config().transactions());
+    this.pipeline = new Pipeline(this, cluster, session);
   }
 
   public Cluster cluster() {
@@ -67,7 +56,7 @@ public final class ShardexConnection extends UnsupportedConnection {
   }
 
   RoutePlan planFor(RouteTemplate t, Object[] values) throws SQLException {
-    return Router.route(t, values, cluster.routeContext(session.transactionShard(), session.heldGuards()));
+    return pipeline.planFor(t, values);
   }
 
   MultiResults runMulti(List<String> parts, String sql, Statement owner) throws SQLException {
@@ -75,155 +64,19 @@ public final class ShardexConnection extends UnsupportedConnection {
     return new MultiStatements(this).run(parts, sql, owner);
   }
 
-  /** The pipeline for one statement execution. */
+  /** One statement execution, through the pipeline. */
   Outcome run(RouteTemplate t, Object[] values, String sql, ShardCall call, boolean keys, Statement owner,
       MergeSource merge) throws SQLException {
     Jdbc.checkOpen(closed, "connection");
-    switch (t.type()) {
-      case SESSION:
-        applySession(SessionStatements.body(sql));
-        return Outcome.count(0, null);
-      case TRANSACTION:
-        return transaction(SessionStatements.body(sql), call, owner);
-      case EXPLAIN_ROUTE:
-        return explain(Analyzer.explained(sql));
-      default:
-        // A read routed by a key that a move flipped meanwhile may have run after the old shard's
-        // rows were deleted: route and read again (ReadMarks.current).
-        for (int attempt = 1; ; attempt++) {
-          RoutePlan plan = planFor(t, values);
-          Outcome out;
-          try {
-            out = execute(plan, t, values, sql, call, keys, owner, merge);
-          } finally {
-            session.settle(plan.guards());
-          }
-          if (attempt >= READ_ATTEMPTS || dev.shardex.directory.ReadMarks.current(plan.guards())) {
-            return out;
-          }
-          dev.shardex.driver.merge.Closing.closeAll(java.util.Arrays.asList(out.resultSet(), out.generatedKeys()));
-        }
-    }
+    return pipeline.run(t, values, sql, call, keys, owner, merge);
   }
 
-  /** Tries a key read makes when the key keeps moving under it (each try follows the latest move). */
-  private static final int READ_ATTEMPTS = 5;
-
-  private Outcome execute(RoutePlan plan, RouteTemplate t, Object[] values, String sql, ShardCall call, boolean keys,
-      Statement owner, MergeSource merge) throws SQLException {
-    if (plan.fanout() == Fanout.MERGE) {
-      return new MergedQuery(cluster, session).run(plan, values, merge, owner);
+  /** BEGIN / START TRANSACTION in autocommit mode: a transaction that COMMIT or ROLLBACK ends, autocommit again. */
+  void beginImplicit() throws SQLException {
+    if (session.state().autoCommit()) {
+      session.setAutoCommit(false);
+      implicitTransaction = true;
     }
-    if (plan.fanout() != Fanout.DDL) {
-      SplitInsertKeys split = keys && plan.rows() != null && plan.fill() == null ? new SplitInsertKeys(plan) : null;
-      Outcome out = PlanExecutor.execute(plan, session, split == null ? call : split.wrap(call), keys, owner,
-          t.type().name(), cluster.fanout());
-      if (split != null) {
-        return Outcome.count(out.updateCount(), split.inRowOrder());
-      }
-      return plan.fill() != null && keys ? MergedQuery.filledKeys(out, plan.fill()) : out;
-    }
-    try {
-      return ddl(plan, call, owner, sql, t);
-    } finally {
-      cluster.schemas().forget(t.ddl().tables()); // and anything read while it ran
-    }
-  }
-
-  private Outcome ddl(RoutePlan plan, ShardCall call, Statement owner, String sql, RouteTemplate t) throws SQLException {
-    boolean createsNew = CreateTableEffects.createsNew(t, cluster.directory());
-    Outcome out;
-    cluster.schemas().forget(t.ddl().tables()); // columns and keys are read again on next use
-    try {
-      out = PlanExecutor.execute(plan, session, call, false, owner, "DDL '" + abbreviate(sql) + "'", cluster.fanout());
-    } catch (SQLException e) {
-      if (ShardexError.DDL_PARTIAL.is(e)) {
-        recordDeclaration(plan);
-      }
-      throw e;
-    }
-    recordDeclaration(plan);
-    SQLWarning warning = CreateTableEffects.apply(cluster.directory(), plan, t, sql, createsNew);
-    for (String dropped : plan.undeclare()) {
-      cluster.directory().undeclare(dropped);
-    }
-    if (warning != null) {
-      warning.setNextWarning(out.warnings());
-      return new Outcome(out.resultSet(), out.updateCount(), out.generatedKeys(), warning);
-    }
-    return out;
-  }
-
-  private void recordDeclaration(RoutePlan plan) throws SQLException {
-    if (plan.declare() != null) {
-      cluster.directory().declare(plan.declare());
-    }
-  }
-
-  private void applySession(String sql) throws SQLException {
-    Matcher m;
-    if ((m = SessionStatements.match(SessionStatements.USE, sql)).matches()) {
-      session.setCatalog(m.group(1));
-    } else if ((m = SessionStatements.match(SessionStatements.AUTOCOMMIT, sql)).matches()) {
-      setAutoCommit(SessionStatements.onOff(m.group(1)));
-    } else if ((m = SessionStatements.match(SessionStatements.ISOLATION, sql)).matches()) {
-      session.setIsolation(SessionStatements.isolation(m.group(1)));
-    } else {
-      session.addSet(sql);
-    }
-  }
-
-  private Outcome transaction(String sql, ShardCall call, Statement owner) throws SQLException {
-    if (SessionStatements.match(SessionStatements.BEGIN, sql).matches()) {
-      if (session.state().autoCommit()) {
-        session.setAutoCommit(false);
-        implicitTransaction = true;
-      }
-    } else if (SessionStatements.match(SessionStatements.COMMIT, sql).matches()) {
-      commit();
-    } else if (SessionStatements.match(SessionStatements.ROLLBACK, sql).matches()) {
-      rollback();
-    } else {
-      // SAVEPOINT, RELEASE SAVEPOINT, ROLLBACK TO, XA: they belong to the transaction's shard.
-      Integer shard = session.transactionShard();
-      if (shard == null) {
-        throw ShardexError.UNSUPPORTED.exception("'" + abbreviate(sql) + "' outside a transaction that has run a statement",
-            "run a statement of the transaction first, so it has a shard");
-      }
-      return PlanExecutor.execute(RoutePlan.one(shard, false), session, call, false, owner, "transaction",
-          cluster.fanout());
-    }
-    return Outcome.count(0, null);
-  }
-
-  private Outcome explain(String inner) throws SQLException {
-    Analysis a = cluster.templates().plain(inner);
-    List<Object[]> rows = new ArrayList<>();
-    switch (a.template().type()) {
-      case SESSION, TRANSACTION, EXPLAIN_ROUTE -> rows.add(new Object[] {null, inner, null});
-      default -> {
-        RoutePlan plan = Router.route(a.template(), a.literals(),
-            cluster.routeContext(session.transactionShard(), session.heldGuards()).explaining());
-        String shards = Router.join(plan.shards());
-        MergeSpec spec = plan.fanout() == Fanout.MERGE ? cluster.templates().merge(a.text(), shards) : null;
-        String merged = spec == null ? null : new MergedQuery(cluster, session).shardText(spec, a.literals(), shards);
-        String merge = spec == null ? null : spec.describe(a.literals()); // the client's part of a merged read
-        for (int shard : plan.shards()) {
-          if (merged != null) {
-            rows.add(new Object[] {shard, merged, merge});
-            continue;
-          }
-          rows.add(new Object[] {shard, plan.sqlFor(inner, shard).text(), null});
-        }
-      }
-    }
-    return new Outcome(InMemoryResults.of(List.of("shard_id", "sql_sent", "merge"),
-        List.of(Types.INTEGER, Types.VARCHAR, Types.VARCHAR), rows), -1, null);
-  }
-
-  private static String abbreviate(String sql) {
-    String s = sql.strip().replaceAll("\\s+", " ");
-    return s.length() > 80 ? s.substring(0, 77) + "..." : s;
   }
 
   void forget(ShardexStatement s) {

@@ -1,6 +1,7 @@
 package dev.shardex.driver.jdbc;
 
-import dev.shardex.driver.execute.ShardCall;
+import dev.shardex.driver.execute.ShardLease;
+import dev.shardex.driver.route.RoutePlan;
 import dev.shardex.driver.sql.ParameterInliner;
 import dev.shardex.driver.sql.RouteTemplate;
 import dev.shardex.driver.sql.ShardSql;
@@ -51,12 +52,6 @@ public final class ShardexPreparedStatement extends UnsupportedPreparedStatement
     return wantKeys;
   }
 
-  /** The physical statement for one shard: the whole text, or a split INSERT's share of rows. */
-  PreparedStatement prepare(java.sql.Connection c, ShardSql q) throws SQLException {
-    return wantKeys ? c.prepareStatement(q.text(), Statement.RETURN_GENERATED_KEYS) : c.prepareStatement(q.text());
-  }
-
-
   void bind(PreparedStatement ps, Parameters bound, ShardSql q) throws SQLException {
     if (q.params() == null) {
       bound.bind(ps, template.parameterCount());
@@ -68,33 +63,39 @@ public final class ShardexPreparedStatement extends UnsupportedPreparedStatement
   @Override
   public boolean execute() throws SQLException {
     try {
-      return run();
+      return executeOnce();
     } catch (RuntimeException | StackOverflowError | OutOfMemoryError e) {
       throw Jdbc.internal(sql, e);
     }
   }
 
-  private boolean run() throws SQLException {
+  private boolean executeOnce() throws SQLException {
     checkOpen();
-    Parameters bound = parameters;
-    ShardCall call = (c, shard, plan) -> {
-      ShardSql q = plan.sqlFor(sql, shard);
-      PreparedStatement ps = prepare(c, q);
-      try {
-        configure(ps);
-        bind(ps, bound, q);
-        ps.execute();
-        return ps;
-      } catch (SQLException e) {
-        ps.close();
-        throw e;
-      }
-    };
-    MergeSource merge = new MergeSource(sql, (ps, chosen) -> bound.bind(ps, chosen, template.parameterCount()));
     // A prepared SET is kept and replayed by the driver: its values become part of its text.
     String text = template.type() == StatementType.SESSION && sql.indexOf('?') >= 0
         ? ParameterInliner.inline(sql, parameters.values(), parameters.bound()) : sql;
-    return finish(connection.run(template, parameters.values(), text, call, wantKeys, this, merge));
+    return finish(connection.run(template, parameters.values(), text, this, wantKeys, this, this));
+  }
+
+  /** One shard's share: the physical statement for its text (reused per connection), bound and run. */
+  @Override
+  public Statement run(ShardLease lease, int shard, RoutePlan plan) throws SQLException {
+    ShardSql q = plan.sqlFor(sql, shard);
+    PreparedStatement ps = lease.prepare(q.text(), wantKeys);
+    configure(ps);
+    bind(ps, parameters, q);
+    ps.execute();
+    return ps;
+  }
+
+  @Override
+  public String mergeText() {
+    return sql;
+  }
+
+  @Override
+  public void bindChosen(PreparedStatement ps, int[] chosen) throws SQLException {
+    parameters.bind(ps, chosen, template.parameterCount());
   }
 
   @Override

@@ -3,6 +3,8 @@ package dev.shardex.driver.jdbc;
 import dev.shardex.directory.ShardexError;
 import dev.shardex.driver.execute.Outcome;
 import dev.shardex.driver.execute.ShardCall;
+import dev.shardex.driver.execute.ShardLease;
+import dev.shardex.driver.route.RoutePlan;
 import dev.shardex.driver.sql.Analysis;
 import java.sql.Connection;
 import java.sql.ResultSet;
@@ -16,7 +18,7 @@ import java.util.List;
  * A plain statement. Each text is normalised and analysed through the template cache, routed with
  * its literals, and run on the shard(s) as written; the connection does the dispatching.
  */
-public class ShardexStatement extends UnsupportedStatement {
+public class ShardexStatement extends UnsupportedStatement implements ShardCall, MergeSource {
   protected final ShardexConnection connection;
   private boolean closed;
   private Outcome current;
@@ -28,8 +30,12 @@ public class ShardexStatement extends UnsupportedStatement {
   private boolean closeOnCompletion;
   private final List<String> batch = new ArrayList<>();
   /** The physical statements of the running execution, on every shard it reached: what cancel() cancels. */
-  private final List<Statement> running = new java.util.concurrent.CopyOnWriteArrayList<>();
+  private final List<Statement> running = new ArrayList<>(4);
   private volatile boolean cancelled;
+  /** The plain text running now, its analysis and its generated-keys flag (what {@link #run} sends). */
+  private String plainSql;
+  private Analysis plainAnalysis;
+  private int plainKeys;
 
   ShardexStatement(ShardexConnection connection) {
     this.connection = connection;
@@ -118,15 +124,29 @@ public class ShardexStatement extends UnsupportedStatement {
       }
     }
     Analysis a = connection.cluster().templates().plain(sql);
-    int flag = keys ? Statement.RETURN_GENERATED_KEYS : Statement.NO_GENERATED_KEYS;
-    ShardCall call = (c, shard, plan) -> {
-      Statement s = c.createStatement();
-      configure(s);
-      s.execute(plan.sqlFor(sql, shard).text(), flag);
-      return s;
-    };
-    return finish(connection.run(a.template(), a.literals(), sql, call, keys, this,
-        MergeSource.literals(a.text(), a.literals())));
+    plainSql = sql;
+    plainAnalysis = a;
+    plainKeys = keys ? Statement.RETURN_GENERATED_KEYS : Statement.NO_GENERATED_KEYS;
+    return finish(connection.run(a.template(), a.literals(), sql, this, keys, this, this));
+  }
+
+  /** One shard's share of the plain text running now (see {@link ShardCall}). */
+  @Override
+  public Statement run(ShardLease lease, int shard, RoutePlan plan) throws SQLException {
+    Statement s = lease.statement();
+    configure(s);
+    s.execute(plan.sqlFor(plainSql, shard).text(), plainKeys);
+    return s;
+  }
+
+  @Override
+  public String mergeText() {
+    return plainAnalysis.text();
+  }
+
+  @Override
+  public void bindChosen(java.sql.PreparedStatement ps, int[] chosen) throws SQLException {
+    MergeSource.bindLiterals(ps, chosen, plainAnalysis.literals());
   }
 
   /** Records a new outcome, closing the previous one's result set as JDBC requires. */
@@ -154,17 +174,20 @@ public class ShardexStatement extends UnsupportedStatement {
    * caller's fetch size, row limit and query timeout, and registration so cancel() reaches it.
    */
   protected final void configure(Statement s) throws SQLException {
-    running.add(s);
+    synchronized (running) {
+      running.add(s);
+    }
     if (cancelled) {
       throw ShardexError.CANCELLED.exception("before it reached every shard");
     }
-    if (fetchSize != 0) {
+    // physical statements are reused: set what differs from the last execution's settings
+    if (s.getFetchSize() != fetchSize) {
       s.setFetchSize(fetchSize);
     }
-    if (maxRows != 0) {
+    if (s.getMaxRows() != maxRows) {
       s.setMaxRows(maxRows);
     }
-    if (queryTimeout != 0) {
+    if (s.getQueryTimeout() != queryTimeout) {
       s.setQueryTimeout(queryTimeout);
     }
   }
@@ -173,7 +196,9 @@ public class ShardexStatement extends UnsupportedStatement {
     Jdbc.checkOpen(connection.isClosed(), "connection");
     Jdbc.checkOpen(closed, "statement");
     clearCurrent();
-    running.clear();
+    synchronized (running) {
+      running.clear();
+    }
     cancelled = false;
   }
 
@@ -192,7 +217,11 @@ public class ShardexStatement extends UnsupportedStatement {
   public void cancel() throws SQLException {
     Jdbc.checkOpen(closed, "statement");
     cancelled = true;
-    for (Statement s : running) {
+    Statement[] reached;
+    synchronized (running) {
+      reached = running.toArray(new Statement[0]);
+    }
+    for (Statement s : reached) {
       try {
         s.cancel();
       } catch (SQLException ignored) {

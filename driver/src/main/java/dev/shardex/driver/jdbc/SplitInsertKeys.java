@@ -29,8 +29,8 @@ final class SplitInsertKeys {
 
   /** The call, copying each shard's generated keys to the rows that shard got. */
   ShardCall wrap(ShardCall call) {
-    return (c, shard, p) -> {
-      Statement st = call.run(c, shard, p);
+    return (lease, shard, p) -> {
+      Statement st = call.run(lease, shard, p);
       int[] share = plan.rowsFor(shard);
       try (ResultSet rs = st.getGeneratedKeys()) {
         for (int j = 0; share != null && j < share.length && rs.next(); j++) {

@@ -20,52 +20,52 @@ public abstract class UnsupportedPreparedStatement extends ShardexStatement impl
   @Override public boolean execute() throws SQLException { throw Jdbc.unsupported("PreparedStatement.execute"); }
   @Override public java.sql.ResultSetMetaData getMetaData() throws SQLException { throw Jdbc.unsupported("PreparedStatement.getMetaData"); }
   @Override public java.sql.ParameterMetaData getParameterMetaData() throws SQLException { throw Jdbc.unsupported("PreparedStatement.getParameterMetaData"); }
-  @Override public void setArray(int a0, java.sql.Array a1) throws SQLException { parameters().set(a0, a1, (p, i) -> p.setArray(i, a1)); }
-  @Override public void setAsciiStream(int a0, java.io.InputStream a1, int a2) throws SQLException { parameters().set(a0, a1, (p, i) -> p.setAsciiStream(i, a1, a2)); }
-  @Override public void setAsciiStream(int a0, java.io.InputStream a1, long a2) throws SQLException { parameters().set(a0, a1, (p, i) -> p.setAsciiStream(i, a1, a2)); }
-  @Override public void setAsciiStream(int a0, java.io.InputStream a1) throws SQLException { parameters().set(a0, a1, (p, i) -> p.setAsciiStream(i, a1)); }
-  @Override public void setBigDecimal(int a0, java.math.BigDecimal a1) throws SQLException { parameters().set(a0, a1, (p, i) -> p.setBigDecimal(i, a1)); }
-  @Override public void setBinaryStream(int a0, java.io.InputStream a1, int a2) throws SQLException { parameters().set(a0, a1, (p, i) -> p.setBinaryStream(i, a1, a2)); }
-  @Override public void setBinaryStream(int a0, java.io.InputStream a1, long a2) throws SQLException { parameters().set(a0, a1, (p, i) -> p.setBinaryStream(i, a1, a2)); }
-  @Override public void setBinaryStream(int a0, java.io.InputStream a1) throws SQLException { parameters().set(a0, a1, (p, i) -> p.setBinaryStream(i, a1)); }
-  @Override public void setBlob(int a0, java.io.InputStream a1, long a2) throws SQLException { parameters().set(a0, a1, (p, i) -> p.setBlob(i, a1, a2)); }
-  @Override public void setBlob(int a0, java.io.InputStream a1) throws SQLException { parameters().set(a0, a1, (p, i) -> p.setBlob(i, a1)); }
-  @Override public void setBlob(int a0, java.sql.Blob a1) throws SQLException { parameters().set(a0, a1, (p, i) -> p.setBlob(i, a1)); }
-  @Override public void setBoolean(int a0, boolean a1) throws SQLException { parameters().set(a0, a1, (p, i) -> p.setBoolean(i, a1)); }
-  @Override public void setByte(int a0, byte a1) throws SQLException { parameters().set(a0, a1, (p, i) -> p.setByte(i, a1)); }
-  @Override public void setBytes(int a0, byte[] a1) throws SQLException { parameters().set(a0, a1, (p, i) -> p.setBytes(i, a1)); }
-  @Override public void setCharacterStream(int a0, java.io.Reader a1, int a2) throws SQLException { parameters().set(a0, a1, (p, i) -> p.setCharacterStream(i, a1, a2)); }
-  @Override public void setCharacterStream(int a0, java.io.Reader a1, long a2) throws SQLException { parameters().set(a0, a1, (p, i) -> p.setCharacterStream(i, a1, a2)); }
-  @Override public void setCharacterStream(int a0, java.io.Reader a1) throws SQLException { parameters().set(a0, a1, (p, i) -> p.setCharacterStream(i, a1)); }
-  @Override public void setClob(int a0, java.io.Reader a1, long a2) throws SQLException { parameters().set(a0, a1, (p, i) -> p.setClob(i, a1, a2)); }
-  @Override public void setClob(int a0, java.io.Reader a1) throws SQLException { parameters().set(a0, a1, (p, i) -> p.setClob(i, a1)); }
-  @Override public void setClob(int a0, java.sql.Clob a1) throws SQLException { parameters().set(a0, a1, (p, i) -> p.setClob(i, a1)); }
-  @Override public void setDate(int a0, java.sql.Date a1, java.util.Calendar a2) throws SQLException { parameters().set(a0, a1, (p, i) -> p.setDate(i, a1, a2)); }
-  @Override public void setDate(int a0, java.sql.Date a1) throws SQLException { parameters().set(a0, a1, (p, i) -> p.setDate(i, a1)); }
-  @Override public void setDouble(int a0, double a1) throws SQLException { parameters().set(a0, a1, (p, i) -> p.setDouble(i, a1)); }
-  @Override public void setFloat(int a0, float a1) throws SQLException { parameters().set(a0, a1, (p, i) -> p.setFloat(i, a1)); }
-  @Override public void setInt(int a0, int a1) throws SQLException { parameters().set(a0, a1, (p, i) -> p.setInt(i, a1)); }
-  @Override public void setLong(int a0, long a1) throws SQLException { parameters().set(a0, a1, (p, i) -> p.setLong(i, a1)); }
-  @Override public void setNCharacterStream(int a0, java.io.Reader a1, long a2) throws SQLException { parameters().set(a0, a1, (p, i) -> p.setNCharacterStream(i, a1, a2)); }
-  @Override public void setNCharacterStream(int a0, java.io.Reader a1) throws SQLException { parameters().set(a0, a1, (p, i) -> p.setNCharacterStream(i, a1)); }
-  @Override public void setNClob(int a0, java.io.Reader a1, long a2) throws SQLException { parameters().set(a0, a1, (p, i) -> p.setNClob(i, a1, a2)); }
-  @Override public void setNClob(int a0, java.io.Reader a1) throws SQLException { parameters().set(a0, a1, (p, i) -> p.setNClob(i, a1)); }
-  @Override public void setNClob(int a0, java.sql.NClob a1) throws SQLException { parameters().set(a0, a1, (p, i) -> p.setNClob(i, a1)); }
-  @Override public void setNString(int a0, String a1) throws SQLException { parameters().set(a0, a1, (p, i) -> p.setNString(i, a1)); }
-  @Override public void setNull(int a0, int a1, String a2) throws SQLException { parameters().set(a0, null, (p, i) -> p.setNull(i, a1, a2)); }
-  @Override public void setNull(int a0, int a1) throws SQLException { parameters().set(a0, null, (p, i) -> p.setNull(i, a1)); }
-  @Override public void setObject(int a0, Object a1, int a2, int a3) throws SQLException { parameters().set(a0, a1, (p, i) -> p.setObject(i, a1, a2, a3)); }
-  @Override public void setObject(int a0, Object a1, int a2) throws SQLException { parameters().set(a0, a1, (p, i) -> p.setObject(i, a1, a2)); }
-  @Override public void setObject(int a0, Object a1) throws SQLException { parameters().set(a0, a1, (p, i) -> p.setObject(i, a1)); }
-  @Override public void setRef(int a0, java.sql.Ref a1) throws SQLException { parameters().set(a0, a1, (p, i) -> p.setRef(i, a1)); }
-  @Override public void setRowId(int a0, java.sql.RowId a1) throws SQLException { parameters().set(a0, a1, (p, i) -> p.setRowId(i, a1)); }
-  @Override public void setSQLXML(int a0, java.sql.SQLXML a1) throws SQLException { parameters().set(a0, a1, (p, i) -> p.setSQLXML(i, a1)); }
-  @Override public void setShort(int a0, short a1) throws SQLException { parameters().set(a0, a1, (p, i) -> p.setShort(i, a1)); }
-  @Override public void setString(int a0, String a1) throws SQLException { parameters().set(a0, a1, (p, i) -> p.setString(i, a1)); }
-  @Override public void setTime(int a0, java.sql.Time a1, java.util.Calendar a2) throws SQLException { parameters().set(a0, a1, (p, i) -> p.setTime(i, a1, a2)); }
-  @Override public void setTime(int a0, java.sql.Time a1) throws SQLException { parameters().set(a0, a1, (p, i) -> p.setTime(i, a1)); }
-  @Override public void setTimestamp(int a0, java.sql.Timestamp a1, java.util.Calendar a2) throws SQLException { parameters().set(a0, a1, (p, i) -> p.setTimestamp(i, a1, a2)); }
-  @Override public void setTimestamp(int a0, java.sql.Timestamp a1) throws SQLException { parameters().set(a0, a1, (p, i) -> p.setTimestamp(i, a1)); }
-  @Override public void setURL(int a0, java.net.URL a1) throws SQLException { parameters().set(a0, a1, (p, i) -> p.setURL(i, a1)); }
-  @Override public void setUnicodeStream(int a0, java.io.InputStream a1, int a2) throws SQLException { parameters().set(a0, a1, (p, i) -> p.setUnicodeStream(i, a1, a2)); }
+  @Override public void setArray(int a0, java.sql.Array a1) throws SQLException { parameters().set(a0, a1, (p, i, v) -> p.setArray(i, (java.sql.Array) v)); }
+  @Override public void setAsciiStream(int a0, java.io.InputStream a1, int a2) throws SQLException { parameters().set(a0, a1, (p, i, v) -> p.setAsciiStream(i, a1, a2)); }
+  @Override public void setAsciiStream(int a0, java.io.InputStream a1, long a2) throws SQLException { parameters().set(a0, a1, (p, i, v) -> p.setAsciiStream(i, a1, a2)); }
+  @Override public void setAsciiStream(int a0, java.io.InputStream a1) throws SQLException { parameters().set(a0, a1, (p, i, v) -> p.setAsciiStream(i, (java.io.InputStream) v)); }
+  @Override public void setBigDecimal(int a0, java.math.BigDecimal a1) throws SQLException { parameters().set(a0, a1, (p, i, v) -> p.setBigDecimal(i, (java.math.BigDecimal) v)); }
+  @Override public void setBinaryStream(int a0, java.io.InputStream a1, int a2) throws SQLException { parameters().set(a0, a1, (p, i, v) -> p.setBinaryStream(i, a1, a2)); }
+  @Override public void setBinaryStream(int a0, java.io.InputStream a1, long a2) throws SQLException { parameters().set(a0, a1, (p, i, v) -> p.setBinaryStream(i, a1, a2)); }
+  @Override public void setBinaryStream(int a0, java.io.InputStream a1) throws SQLException { parameters().set(a0, a1, (p, i, v) -> p.setBinaryStream(i, (java.io.InputStream) v)); }
+  @Override public void setBlob(int a0, java.io.InputStream a1, long a2) throws SQLException { parameters().set(a0, a1, (p, i, v) -> p.setBlob(i, a1, a2)); }
+  @Override public void setBlob(int a0, java.io.InputStream a1) throws SQLException { parameters().set(a0, a1, (p, i, v) -> p.setBlob(i, (java.io.InputStream) v)); }
+  @Override public void setBlob(int a0, java.sql.Blob a1) throws SQLException { parameters().set(a0, a1, (p, i, v) -> p.setBlob(i, (java.sql.Blob) v)); }
+  @Override public void setBoolean(int a0, boolean a1) throws SQLException { parameters().set(a0, a1, (p, i, v) -> p.setBoolean(i, (Boolean) v)); }
+  @Override public void setByte(int a0, byte a1) throws SQLException { parameters().set(a0, a1, (p, i, v) -> p.setByte(i, (Byte) v)); }
+  @Override public void setBytes(int a0, byte[] a1) throws SQLException { parameters().set(a0, a1, (p, i, v) -> p.setBytes(i, (byte[]) v)); }
+  @Override public void setCharacterStream(int a0, java.io.Reader a1, int a2) throws SQLException { parameters().set(a0, a1, (p, i, v) -> p.setCharacterStream(i, a1, a2)); }
+  @Override public void setCharacterStream(int a0, java.io.Reader a1, long a2) throws SQLException { parameters().set(a0, a1, (p, i, v) -> p.setCharacterStream(i, a1, a2)); }
+  @Override public void setCharacterStream(int a0, java.io.Reader a1) throws SQLException { parameters().set(a0, a1, (p, i, v) -> p.setCharacterStream(i, (java.io.Reader) v)); }
+  @Override public void setClob(int a0, java.io.Reader a1, long a2) throws SQLException { parameters().set(a0, a1, (p, i, v) -> p.setClob(i, a1, a2)); }
+  @Override public void setClob(int a0, java.io.Reader a1) throws SQLException { parameters().set(a0, a1, (p, i, v) -> p.setClob(i, (java.io.Reader) v)); }
+  @Override public void setClob(int a0, java.sql.Clob a1) throws SQLException { parameters().set(a0, a1, (p, i, v) -> p.setClob(i, (java.sql.Clob) v)); }
+  @Override public void setDate(int a0, java.sql.Date a1, java.util.Calendar a2) throws SQLException { parameters().set(a0, a1, (p, i, v) -> p.setDate(i, a1, a2)); }
+  @Override public void setDate(int a0, java.sql.Date a1) throws SQLException { parameters().set(a0, a1, (p, i, v) -> p.setDate(i, (java.sql.Date) v)); }
+  @Override public void setDouble(int a0, double a1) throws SQLException { parameters().set(a0, a1, (p, i, v) -> p.setDouble(i, (Double) v)); }
+  @Override public void setFloat(int a0, float a1) throws SQLException { parameters().set(a0, a1, (p, i, v) -> p.setFloat(i, (Float) v)); }
+  @Override public void setInt(int a0, int a1) throws SQLException { parameters().set(a0, a1, (p, i, v) -> p.setInt(i, (Integer) v)); }
+  @Override public void setLong(int a0, long a1) throws SQLException { parameters().set(a0, a1, (p, i, v) -> p.setLong(i, (Long) v)); }
+  @Override public void setNCharacterStream(int a0, java.io.Reader a1, long a2) throws SQLException { parameters().set(a0, a1, (p, i, v) -> p.setNCharacterStream(i, a1, a2)); }
+  @Override public void setNCharacterStream(int a0, java.io.Reader a1) throws SQLException { parameters().set(a0, a1, (p, i, v) -> p.setNCharacterStream(i, (java.io.Reader) v)); }
+  @Override public void setNClob(int a0, java.io.Reader a1, long a2) throws SQLException { parameters().set(a0, a1, (p, i, v) -> p.setNClob(i, a1, a2)); }
+  @Override public void setNClob(int a0, java.io.Reader a1) throws SQLException { parameters().set(a0, a1, (p, i, v) -> p.setNClob(i, (java.io.Reader) v)); }
+  @Override public void setNClob(int a0, java.sql.NClob a1) throws SQLException { parameters().set(a0, a1, (p, i, v) -> p.setNClob(i, (java.sql.NClob) v)); }
+  @Override public void setNString(int a0, String a1) throws SQLException { parameters().set(a0, a1, (p, i, v) -> p.setNString(i, (String) v)); }
+  @Override public void setNull(int a0, int a1, String a2) throws SQLException { parameters().set(a0, null, (p, i, v) -> p.setNull(i, a1, a2)); }
+  @Override public void setNull(int a0, int a1) throws SQLException { parameters().set(a0, null, (p, i, v) -> p.setNull(i, a1)); }
+  @Override public void setObject(int a0, Object a1, int a2, int a3) throws SQLException { parameters().set(a0, a1, (p, i, v) -> p.setObject(i, a1, a2, a3)); }
+  @Override public void setObject(int a0, Object a1, int a2) throws SQLException { parameters().set(a0, a1, (p, i, v) -> p.setObject(i, a1, a2)); }
+  @Override public void setObject(int a0, Object a1) throws SQLException { parameters().set(a0, a1, (p, i, v) -> p.setObject(i, (Object) v)); }
+  @Override public void setRef(int a0, java.sql.Ref a1) throws SQLException { parameters().set(a0, a1, (p, i, v) -> p.setRef(i, (java.sql.Ref) v)); }
+  @Override public void setRowId(int a0, java.sql.RowId a1) throws SQLException { parameters().set(a0, a1, (p, i, v) -> p.setRowId(i, (java.sql.RowId) v)); }
+  @Override public void setSQLXML(int a0, java.sql.SQLXML a1) throws SQLException { parameters().set(a0, a1, (p, i, v) -> p.setSQLXML(i, (java.sql.SQLXML) v)); }
+  @Override public void setShort(int a0, short a1) throws SQLException { parameters().set(a0, a1, (p, i, v) -> p.setShort(i, (Short) v)); }
+  @Override public void setString(int a0, String a1) throws SQLException { parameters().set(a0, a1, (p, i, v) -> p.setString(i, (String) v)); }
+  @Override public void setTime(int a0, java.sql.Time a1, java.util.Calendar a2) throws SQLException { parameters().set(a0, a1, (p, i, v) -> p.setTime(i, a1, a2)); }
+  @Override public void setTime(int a0, java.sql.Time a1) throws SQLException { parameters().set(a0, a1, (p, i, v) -> p.setTime(i, (java.sql.Time) v)); }
+  @Override public void setTimestamp(int a0, java.sql.Timestamp a1, java.util.Calendar a2) throws SQLException { parameters().set(a0, a1, (p, i, v) -> p.setTimestamp(i, a1, a2)); }
+  @Override public void setTimestamp(int a0, java.sql.Timestamp a1) throws SQLException { parameters().set(a0, a1, (p, i, v) -> p.setTimestamp(i, (java.sql.Timestamp) v)); }
+  @Override public void setURL(int a0, java.net.URL a1) throws SQLException { parameters().set(a0, a1, (p, i, v) -> p.setURL(i, (java.net.URL) v)); }
+  @Override public void setUnicodeStream(int a0, java.io.InputStream a1, int a2) throws SQLException { parameters().set(a0, a1, (p, i, v) -> p.setUnicodeStream(i, a1, a2)); }
 }
