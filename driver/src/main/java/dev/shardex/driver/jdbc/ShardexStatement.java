@@ -18,16 +18,12 @@ import java.util.List;
  * A plain statement. Each text is normalised and analysed through the template cache, routed with
  * its literals, and run on the shard(s) as written; the connection does the dispatching.
  */
-public class ShardexStatement extends UnsupportedStatement implements ShardCall, MergeSource {
+public class ShardexStatement extends StatementOptions implements ShardCall, MergeSource {
   protected final ShardexConnection connection;
   private boolean closed;
   private Outcome current;
   private MultiResults multi;
   private ResultSet generatedKeys;
-  private int fetchSize;
-  private int maxRows;
-  private int queryTimeout;
-  private boolean closeOnCompletion;
   private final List<String> batch = new ArrayList<>();
   /** The physical statements of the running execution, on every shard it reached: what cancel() cancels. */
   private final List<Statement> running = new ArrayList<>(4);
@@ -180,16 +176,7 @@ public class ShardexStatement extends UnsupportedStatement implements ShardCall,
     if (cancelled) {
       throw ShardexError.CANCELLED.exception("before it reached every shard");
     }
-    // physical statements are reused: set what differs from the last execution's settings
-    if (s.getFetchSize() != fetchSize) {
-      s.setFetchSize(fetchSize);
-    }
-    if (s.getMaxRows() != maxRows) {
-      s.setMaxRows(maxRows);
-    }
-    if (s.getQueryTimeout() != queryTimeout) {
-      s.setQueryTimeout(queryTimeout);
-    }
+    applyTo(s);
   }
 
   protected final void checkOpen() throws SQLException {
@@ -324,114 +311,9 @@ public class ShardexStatement extends UnsupportedStatement implements ShardCall,
     return closed;
   }
 
-  @Override
-  public void setFetchSize(int rows) {
-    fetchSize = rows;
-  }
-
-  @Override
-  public int getFetchSize() {
-    return fetchSize;
-  }
-
-  @Override
-  public void setMaxRows(int max) {
-    maxRows = max;
-  }
-
-  @Override
-  public int getMaxRows() {
-    return maxRows;
-  }
-
-  @Override
-  public void setQueryTimeout(int seconds) {
-    queryTimeout = seconds;
-  }
-
-  @Override
-  public int getQueryTimeout() {
-    return queryTimeout;
-  }
-
-  @Override
-  public void setEscapeProcessing(boolean enable) {
-    // MySQL escape processing happens in Connector/J on the shard's statement
-  }
-
   /** A DDL's per-shard report ("shard 2: applied"), one warning per shard; otherwise none. */
   @Override
   public SQLWarning getWarnings() {
     return current == null ? null : current.warnings();
-  }
-
-  @Override
-  public void clearWarnings() {
-    // warnings stay on the shard's statement
-  }
-
-  @Override
-  public int getResultSetType() {
-    return ResultSet.TYPE_FORWARD_ONLY;
-  }
-
-  @Override
-  public int getResultSetConcurrency() {
-    return ResultSet.CONCUR_READ_ONLY;
-  }
-
-  @Override
-  public int getResultSetHoldability() {
-    return ResultSet.HOLD_CURSORS_OVER_COMMIT;
-  }
-
-  @Override
-  public int getFetchDirection() {
-    return ResultSet.FETCH_FORWARD;
-  }
-
-  @Override
-  public void setFetchDirection(int direction) {
-    // forward only
-  }
-
-  @Override
-  public int getMaxFieldSize() {
-    return 0;
-  }
-
-  @Override
-  public void setMaxFieldSize(int max) {
-    // no limit
-  }
-
-  @Override
-  public void setPoolable(boolean poolable) {
-    // logical statements are cheap; nothing to pool
-  }
-
-  @Override
-  public boolean isPoolable() {
-    return false;
-  }
-
-  @Override
-  public void closeOnCompletion() {
-    closeOnCompletion = true;
-  }
-
-  @Override
-  public boolean isCloseOnCompletion() {
-    return closeOnCompletion;
-  }
-
-  @Override
-  public <T> T unwrap(Class<T> iface) throws SQLException {
-    return dev.shardex.driver.Wrappers.unwrap(this, iface);
-  }
-
-  @Override
-  public boolean isWrapperFor(Class<?> iface) {
-    return dev.shardex.driver.Wrappers.isWrapperFor(this, iface);
   }
 }
