@@ -99,6 +99,9 @@ public final class ShardPools implements AutoCloseable {
    * a connection error (SQLState class 08).
    */
   public void release(Shard shard, Connection c, boolean failed) throws SQLException {
+    if (c.isClosed()) {
+      return; // HikariCP already let it go (a connection error it saw itself)
+    }
     if (failed || closedUnderneath(c)) {
       evict(shard, c);
     } else {

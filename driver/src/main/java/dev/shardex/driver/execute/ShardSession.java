@@ -27,19 +27,8 @@ public final class ShardSession implements ShardAccess {
   private final ShardPools.Credentials credentials;
   private final SessionState state = new SessionState();
   private final TreeMap<Integer, Connection> pinned = new TreeMap<>();
+  private final Transaction tx;
   private Metrics metrics = Metrics.none();
-  /** Savepoints of the running transaction, in order: replayed on a shard the transaction pins later. */
-  private final List<String> savepoints = new ArrayList<>();
-  private TransactionMode mode = TransactionMode.ATOMIC;
-  /** xa and atomic: the shards the running transaction has joined (a sticky pinned connection joins on first use). */
-  private final java.util.Set<Integer> enlisted = new java.util.HashSet<>();
-  /** atomic: the shard whose local transaction carries the commit record (the first one joined). */
-  private Integer origin;
-  /** xa and atomic: the shards that run an XA branch. */
-  private final java.util.Set<Integer> xaBranches = new java.util.HashSet<>();
-  private String gtrid;
-  /** Numbers the gtrids of this JVM: with the driver instance's unique id they never repeat. */
-  private static final java.util.concurrent.atomic.AtomicLong TRANSACTIONS = new java.util.concurrent.atomic.AtomicLong();
   /** In-flight marks of keys this transaction wrote: held until it commits or rolls back. */
   private final List<AutoCloseable> heldGuards = new ArrayList<>();
 
@@ -47,10 +36,11 @@ public final class ShardSession implements ShardAccess {
     this.directory = directory;
     this.pools = pools;
     this.credentials = credentials;
+    this.tx = new Transaction(this, directory, pools, pinned);
   }
 
   public void transactionMode(TransactionMode m) {
-    this.mode = m;
+    tx.mode(m);
   }
 
   public void metrics(Metrics m) {
@@ -70,17 +60,13 @@ public final class ShardSession implements ShardAccess {
     if (state.autoCommit) {
       return null;
     }
+    Integer origin = tx.origin();
     return origin != null ? origin : pinned.isEmpty() ? null : pinned.firstKey();
-  }
-
-  /** xa and atomic open a shard's part of the transaction when it is first used, not when it is pinned. */
-  private boolean joinsOnUse() {
-    return mode == TransactionMode.XA || mode == TransactionMode.ATOMIC;
   }
 
   @Override
   public void checkScope(List<Integer> shards, boolean write) throws SQLException {
-    if (state.autoCommit || shards.isEmpty() || mode != TransactionMode.SINGLE) {
+    if (state.autoCommit || shards.isEmpty() || tx.mode() != TransactionMode.SINGLE) {
       return;
     }
     Integer current = pinned.isEmpty() ? null : pinned.firstKey();
@@ -104,9 +90,9 @@ public final class ShardSession implements ShardAccess {
     }
     Connection c = pinned.get(shardId);
     if (c != null && mayPin) {
-      if (!state.autoCommit && joinsOnUse() && !enlisted.contains(shardId)) {
+      if (!state.autoCommit && tx.joinsOnUse() && !tx.joined(shardId)) {
         try {
-          enlist(shardId, c);
+          tx.enlist(shardId, c, state.readOnly);
         } catch (SQLException e) {
           throw translate(shard, e);
         }
@@ -128,7 +114,7 @@ public final class ShardSession implements ShardAccess {
       }
     }
     try {
-      boolean joins = pin && !state.autoCommit && joinsOnUse();
+      boolean joins = pin && !state.autoCommit && tx.joinsOnUse();
       if (mayPin) {
         state.applyTo(c, joins);
       } else {
@@ -138,7 +124,7 @@ public final class ShardSession implements ShardAccess {
         state.applyNetworkTimeout(c);
       }
       if (joins) {
-        enlist(shardId, c);
+        tx.enlist(shardId, c, state.readOnly);
       }
     } catch (SQLException e) {
       c.close();
@@ -146,52 +132,15 @@ public final class ShardSession implements ShardAccess {
     }
     if (pin) {
       pinned.put(shardId, c);
-      if (!joinsOnUse()) {
+      if (!tx.joinsOnUse()) {
         try {
-          replaySavepoints(c);
+          tx.replaySavepoints(c);
         } catch (SQLException e) {
           throw translate(shard, e);
         }
       }
     }
     return new ShardLease(this, shard, c, pin);
-  }
-
-  /**
-   * Joins a shard to the running transaction (xa, atomic): in atomic the first shard runs a
-   * plain local transaction, exactly as in single; every other shard starts an XA branch.
-   */
-  private void enlist(int shardId, Connection c) throws SQLException {
-    if (mode == TransactionMode.ATOMIC && (origin == null || state.readOnly)) {
-      // the origin; or, in a read-only transaction, any shard: with nothing to commit, no XA is needed
-      if (c.getAutoCommit()) {
-        c.setAutoCommit(false);
-      }
-      origin = origin == null ? shardId : origin;
-    } else {
-      if (gtrid == null) {
-        gtrid = mode == TransactionMode.XA
-            ? XaCoordinator.gtrid(directory.clientId(), TRANSACTIONS.incrementAndGet())
-            : AtomicCommit.gtrid(origin, AtomicCommit.connectionId(pinned.get(origin)), directory.clientId(),
-                TRANSACTIONS.incrementAndGet());
-      }
-      if (mode == TransactionMode.ATOMIC) {
-        CommitRecords.ensure(pools, directory.shard(origin));
-      }
-      if (!c.getAutoCommit()) {
-        c.setAutoCommit(true); // XA START opens the branch; autocommit is ignored inside it
-      }
-      XaCoordinator.start(c, gtrid, shardId);
-      xaBranches.add(shardId);
-    }
-    enlisted.add(shardId);
-    replaySavepoints(c);
-  }
-
-  private void replaySavepoints(Connection c) throws SQLException {
-    for (String name : savepoints) {
-      execute(c, "SAVEPOINT `" + name + "`");
-    }
   }
 
   void release(Shard shard, Connection c, boolean broken) throws SQLException {
@@ -216,7 +165,7 @@ public final class ShardSession implements ShardAccess {
       commit(); // JDBC: switching autocommit on commits the running transaction
     }
     state.autoCommit = on;
-    if (on || !joinsOnUse()) {
+    if (on || !tx.joinsOnUse()) {
       forEachPinned(c -> c.setAutoCommit(on));
     }
     if (on) {
@@ -316,37 +265,18 @@ public final class ShardSession implements ShardAccess {
 
   /** SAVEPOINT on every shard the transaction runs on, and on those it pins later. */
   public void savepoint(String name) throws SQLException {
-    requireTransaction("setSavepoint");
-    forEachInTransaction(c -> execute(c, "SAVEPOINT `" + name + "`"));
-    savepoints.add(name);
+    tx.savepoint(name, state.autoCommit);
   }
 
   public void rollbackTo(String name) throws SQLException {
-    requireSavepoint(name);
-    forEachInTransaction(c -> execute(c, "ROLLBACK TO SAVEPOINT `" + name + "`"));
-    savepoints.subList(savepoints.indexOf(name) + 1, savepoints.size()).clear();
+    tx.rollbackTo(name, state.autoCommit);
   }
 
   public void release(String name) throws SQLException {
-    requireSavepoint(name);
-    forEachInTransaction(c -> execute(c, "RELEASE SAVEPOINT `" + name + "`"));
-    savepoints.subList(savepoints.indexOf(name), savepoints.size()).clear();
+    tx.release(name, state.autoCommit);
   }
 
-  private void requireTransaction(String what) throws SQLException {
-    if (state.autoCommit) {
-      throw ShardexError.NEEDS_TRANSACTION.exception(what);
-    }
-  }
-
-  private void requireSavepoint(String name) throws SQLException {
-    requireTransaction("a savepoint");
-    if (!savepoints.contains(name)) {
-      throw ShardexError.NO_SUCH_SAVEPOINT.exception(name);
-    }
-  }
-
-  private static void execute(Connection c, String sql) throws SQLException {
+  static void execute(Connection c, String sql) throws SQLException {
     try (Statement s = c.createStatement()) {
       s.execute(sql);
     }
@@ -364,33 +294,12 @@ public final class ShardSession implements ShardAccess {
     if (state.autoCommit) {
       return;
     }
-    boolean branched = gtrid != null;
+    boolean branched = tx.branched();
     try {
-      if (mode == TransactionMode.ATOMIC) {
-        endAtomic(commit);
-      } else if (mode == TransactionMode.XA) {
-        if (gtrid != null) {
-          XaCoordinator.finish(inTransaction(), gtrid, commit, new dev.shardex.directory.XaLog(directory.store()),
-              directory.clientId());
-        }
-      } else if (mode == TransactionMode.BEST_EFFORT && commit && pinned.size() > 1) {
-        commitEach();
-      } else {
-        forEachPinned(c -> {
-          if (commit) {
-            c.commit();
-          } else {
-            c.rollback();
-          }
-        });
-      }
+      tx.end(commit);
     } finally {
-      gtrid = null;
-      origin = null;
-      enlisted.clear();
-      xaBranches.clear();
+      tx.reset();
       releaseGuards();
-      savepoints.clear();
       if (branched) {
         try {
           releaseAll(); // an XA branch's connection is done with once the branch ended
@@ -400,78 +309,6 @@ public final class ShardSession implements ShardAccess {
       }
     }
     releaseUnlessSticky();
-  }
-
-  /** atomic: one shard commits locally; more run the commit protocol of {@link AtomicCommit}. */
-  private void endAtomic(boolean commit) throws SQLException {
-    if (origin == null) {
-      return;
-    }
-    Map<Integer, Connection> branches = inTransaction();
-    branches.keySet().retainAll(xaBranches);
-    if (branches.isEmpty()) { // one shard, or a read-only transaction: local transactions only
-      forEachInTransaction(c -> {
-        if (commit) {
-          c.commit();
-        } else {
-          c.rollback();
-        }
-      });
-      return;
-    }
-    Connection local = pinned.get(origin);
-    try {
-      if (commit) {
-        AtomicCommit.commit(origin, local, branches, gtrid, pools, directory.shard(origin));
-      } else {
-        AtomicCommit.rollback(local, branches, gtrid);
-      }
-    } finally {
-      // shards joined while the transaction was read-only hold nothing to commit: end them
-      Map<Integer, Connection> readOnly = inTransaction();
-      readOnly.keySet().removeAll(xaBranches);
-      readOnly.remove(origin);
-      readOnly.values().forEach(c -> {
-        try {
-          c.rollback();
-        } catch (SQLException e) {
-          // nothing was written there
-        }
-      });
-    }
-  }
-
-  /** The pinned connections of the shards the running transaction has joined. */
-  private Map<Integer, Connection> inTransaction() {
-    Map<Integer, Connection> out = new TreeMap<>(pinned);
-    if (joinsOnUse()) {
-      out.keySet().retainAll(enlisted);
-    }
-    return out;
-  }
-
-  /** best_effort: commit shard by shard; if any fails, name the shards that committed and those that did not. */
-  private void commitEach() throws SQLException {
-    List<Integer> committed = new ArrayList<>();
-    List<Integer> failed = new ArrayList<>();
-    SQLException first = null;
-    for (Map.Entry<Integer, Connection> e : pinned.entrySet()) {
-      try {
-        e.getValue().commit();
-        committed.add(e.getKey());
-      } catch (SQLException ex) {
-        failed.add(e.getKey());
-        first = first == null ? translate(directory.shard(e.getKey()), ex) : first;
-        try {
-          e.getValue().rollback();
-        } catch (SQLException ignored) {
-          // a shard that could not commit has rolled back or is gone
-        }
-      }
-    }
-    if (first != null) {
-      throw ShardexError.BEST_EFFORT_PARTIAL.withCause(first, joined(committed), joined(failed), first.getMessage());
-    }
   }
 
   private void releaseUnlessSticky() throws SQLException {
@@ -518,16 +355,16 @@ public final class ShardSession implements ShardAccess {
     return acquire(tx != null ? tx : directory.anyReadableShard(), false, true);
   }
 
-  private interface ConnectionAction {
+  interface ConnectionAction {
     void run(Connection c) throws SQLException;
   }
 
-  private void forEachPinned(ConnectionAction action) throws SQLException {
+  void forEachPinned(ConnectionAction action) throws SQLException {
     forEach(pinned, action);
   }
 
-  private void forEachInTransaction(ConnectionAction action) throws SQLException {
-    forEach(inTransaction(), action);
+  void forEachInTransaction(ConnectionAction action) throws SQLException {
+    forEach(tx.inTransaction(), action);
   }
 
   private void forEach(Map<Integer, Connection> connections, ConnectionAction action) throws SQLException {
@@ -546,7 +383,7 @@ public final class ShardSession implements ShardAccess {
     }
   }
 
-  private static String joined(List<Integer> shards) {
+  static String joined(List<Integer> shards) {
     StringBuilder s = new StringBuilder();
     shards.forEach(id -> s.append(s.length() == 0 ? "" : ", ").append(id));
     return s.toString();

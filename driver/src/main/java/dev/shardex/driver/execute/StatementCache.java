@@ -129,7 +129,9 @@ public final class StatementCache {
   /** Forgets a connection's statements (it is being evicted; closing it closes them). */
   void forget(Connection pooled) {
     try {
-      byConnection.remove(pooled.unwrap(Connection.class));
+      if (!pooled.isClosed()) { // a closed HikariCP proxy no longer knows its connection
+        byConnection.remove(pooled.unwrap(Connection.class));
+      }
     } catch (SQLException e) {
       // not a Connector/J connection: nothing was kept for it
     }
