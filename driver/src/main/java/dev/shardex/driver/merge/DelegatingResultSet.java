@@ -6,7 +6,7 @@ import java.sql.SQLException;
 /** Every ResultSet method passed to {@link #rs()}; subclasses override what they add. */
 @SuppressWarnings({"deprecation", "unchecked", "rawtypes"})
 public abstract class DelegatingResultSet implements java.sql.ResultSet {
-  /** The result set calls go to now. */
+  /** Where calls go to now. */
   protected abstract java.sql.ResultSet rs() throws SQLException;
 
   @Override public boolean absolute(int a0) throws SQLException { return rs().absolute(a0); }

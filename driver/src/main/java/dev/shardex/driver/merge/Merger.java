@@ -4,7 +4,6 @@ import dev.shardex.directory.ShardexError;
 import dev.shardex.driver.sql.MergeSpec;
 import dev.shardex.driver.sql.MergeSpec.SortKey;
 import dev.shardex.driver.sql.ValueSource;
-import java.lang.reflect.Proxy;
 import java.sql.ResultSet;
 import java.sql.ResultSetMetaData;
 import java.sql.SQLException;
@@ -46,7 +45,7 @@ public final class Merger {
       }
       if (!spec.aggregate() && !spec.distinct()) {
         streaming = true; // the merged result set owns the shards' result sets from here on
-        return new SortedMergeResultSet(parts, sortKeys, ci, visibleOnly(shardMeta, visible), owner, offset, limit);
+        return new SortedMergeResultSet(parts, sortKeys, ci, new MergedMetaData(shardMeta, visible, null, null), owner, offset, limit);
       }
       List<Cell[]> rows = readAll(parts, total, maxRows, shards);
       if (spec.aggregate()) {
@@ -64,7 +63,7 @@ public final class Merger {
       for (int i = (int) Math.min(offset, rows.size()); i < rows.size() && (limit < 0 || page.size() < limit); i++) {
         page.add(java.util.Arrays.copyOf(rows.get(i), visible));
       }
-      return new RowsResultSet(page, copyMeta(shardMeta, visible, spec, values), owner);
+      return new RowsResultSet(page, new MergedMetaData(shardMeta, visible, spec, values), owner);
     } finally {
       if (!streaming) {
         Closing.closeAll(parts);
@@ -184,86 +183,5 @@ public final class Merger {
       }
       return 0;
     };
-  }
-
-  /** The shard's metadata with the hidden trailing columns cut off. */
-  private static ResultSetMetaData visibleOnly(ResultSetMetaData meta, int visible) {
-    return (ResultSetMetaData) Proxy.newProxyInstance(Merger.class.getClassLoader(), new Class<?>[] {ResultSetMetaData.class},
-        (proxy, method, args) -> {
-          if (method.getName().equals("getColumnCount")) {
-            return visible;
-          }
-          try {
-            return method.invoke(meta, args);
-          } catch (java.lang.reflect.InvocationTargetException e) {
-            throw e.getCause();
-          }
-        });
-  }
-
-  /** A label's ?N markers, filled with the literals as the server prints them in a label. */
-  private static String fillLabel(String label, Object[] values) {
-    java.util.regex.Matcher m = java.util.regex.Pattern.compile("\\?(\\d+)").matcher(label);
-    StringBuilder out = new StringBuilder();
-    while (m.find()) {
-      Object v = values[Integer.parseInt(m.group(1)) - 1];
-      String text = v == null ? "NULL" : v instanceof String s ? "'" + s.replace("'", "''") + "'"
-          : v instanceof java.math.BigDecimal d ? d.toPlainString() : v.toString();
-      m.appendReplacement(out, java.util.regex.Matcher.quoteReplacement(text));
-    }
-    m.appendTail(out);
-    return out.toString();
-  }
-
-  private static boolean isIntegral(int type) {
-    return type == Types.TINYINT || type == Types.SMALLINT || type == Types.INTEGER || type == Types.BIGINT;
-  }
-
-  /**
-   * Metadata for merged rows: the shard's, column by column (so labels, types and class names are
-   * what one server reports), with COUNT(DISTINCT) typed BIGINT and AVG given MySQL's scale (+4).
-   */
-  private static ResultSetMetaData copyMeta(ResultSetMetaData m, int visible, MergeSpec spec, Object[] values) {
-    return (ResultSetMetaData) Proxy.newProxyInstance(Merger.class.getClassLoader(), new Class<?>[] {ResultSetMetaData.class},
-        (proxy, method, args) -> {
-          String name = method.getName();
-          if (name.equals("getColumnCount")) {
-            return visible;
-          }
-          if (args != null && args.length == 1 && args[0] instanceof Integer column && spec.aggregate()
-              && column <= spec.slots().size()) {
-            MergeSpec.Slot slot = spec.slots().get(column - 1);
-            if (slot.label() != null && (name.equals("getColumnLabel") || name.equals("getColumnName"))) {
-              return fillLabel(slot.label(), values);
-            }
-            if (slot.fold() == MergeSpec.Fold.DISTINCT_VALUES) {
-              switch (name) {
-                case "getColumnType": return Types.BIGINT;
-                case "getColumnTypeName": return "BIGINT";
-                case "getColumnClassName": return Long.class.getName();
-                case "getPrecision": return 21;
-                case "getScale": return 0;
-                default: break;
-              }
-            } else if (slot.avgCount() > 0 && name.equals("getScale") && m.getColumnType(column) == Types.DECIMAL) {
-              return m.getScale(column) + 4;
-            } else if ((slot.fold() == MergeSpec.Fold.DISTINCT_SUM || slot.fold() == MergeSpec.Fold.DISTINCT_AVG)
-                && isIntegral(m.getColumnType(column))) {
-              boolean avg = slot.fold() == MergeSpec.Fold.DISTINCT_AVG;
-              switch (name) {
-                case "getColumnType": return Types.DECIMAL;
-                case "getColumnTypeName": return "DECIMAL";
-                case "getColumnClassName": return java.math.BigDecimal.class.getName();
-                case "getScale": return avg ? 4 : 0;
-                default: break;
-              }
-            }
-          }
-          try {
-            return method.invoke(m, args);
-          } catch (java.lang.reflect.InvocationTargetException e) {
-            throw e.getCause();
-          }
-        });
   }
 }
