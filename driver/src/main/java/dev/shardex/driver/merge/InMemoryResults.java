@@ -1,24 +1,45 @@
 package dev.shardex.driver.merge;
 
 import java.sql.ResultSet;
+import java.sql.ResultSetMetaData;
 import java.sql.SQLException;
+import java.util.ArrayList;
 import java.util.List;
-import javax.sql.rowset.CachedRowSet;
 import javax.sql.rowset.RowSetMetaDataImpl;
-import javax.sql.rowset.RowSetProvider;
 
 /**
  * Small result sets held in memory (generated keys after the connection went back to its pool,
- * EXPLAIN ROUTE output), built on the JDK's CachedRowSet rather than a hand-written ResultSet.
+ * EXPLAIN ROUTE output, a DDL's report), read through {@link RowsResultSet} like merged rows:
+ * plain objects, no reflective proxy and no CachedRowSet factory lookup per INSERT.
  */
 public final class InMemoryResults {
   private InMemoryResults() {}
 
   /** Reads a result set fully into memory, so its connection can be released. */
   public static ResultSet copy(ResultSet rs) throws SQLException {
-    CachedRowSet copy = RowSetProvider.newFactory().createCachedRowSet();
-    copy.populate(rs);
-    return withStates(copy);
+    try (rs) {
+      ResultSetMetaData shard = rs.getMetaData();
+      int n = shard.getColumnCount();
+      RowSetMetaDataImpl meta = new RowSetMetaDataImpl();
+      meta.setColumnCount(n);
+      for (int i = 1; i <= n; i++) {
+        meta.setColumnName(i, shard.getColumnName(i));
+        meta.setColumnLabel(i, shard.getColumnLabel(i));
+        meta.setColumnType(i, shard.getColumnType(i));
+        meta.setColumnTypeName(i, shard.getColumnTypeName(i));
+        meta.setNullable(i, shard.isNullable(i));
+      }
+      List<Cell[]> rows = new ArrayList<>();
+      while (rs.next()) {
+        Cell[] row = new Cell[n];
+        for (int i = 1; i <= n; i++) {
+          Object value = rs.getObject(i);
+          row[i - 1] = value == null ? Cell.NULL : new Cell(value, rs.getString(i));
+        }
+        rows.add(row);
+      }
+      return new RowsResultSet(rows, meta, null);
+    }
   }
 
   /** A result set of VARCHAR/BIGINT columns holding the given rows. */
@@ -29,40 +50,16 @@ public final class InMemoryResults {
       meta.setColumnName(i + 1, columns.get(i));
       meta.setColumnLabel(i + 1, columns.get(i));
       meta.setColumnType(i + 1, sqlTypes.get(i));
-      meta.setNullable(i + 1, java.sql.ResultSetMetaData.columnNullable);
+      meta.setNullable(i + 1, ResultSetMetaData.columnNullable);
     }
-    CachedRowSet set = RowSetProvider.newFactory().createCachedRowSet();
-    set.setMetaData(meta);
+    List<Cell[]> cells = new ArrayList<>(rows.size());
     for (Object[] row : rows) {
-      set.moveToInsertRow();
+      Cell[] r = new Cell[row.length];
       for (int i = 0; i < row.length; i++) {
-        set.updateObject(i + 1, row[i]);
+        r[i] = Cell.computed(row[i]);
       }
-      set.insertRow();
+      cells.add(r);
     }
-    set.moveToCurrentRow();
-    set.beforeFirst();
-    return withStates(set);
-  }
-
-  /**
-   * The JDK's CachedRowSet throws SQLExceptions without an SQLState (and a few runtime exceptions)
-   * for a conversion it cannot make; every Shardex failure has one, so these get 22018 (data
-   * conversion) or HY000. A proxy: these result sets are small and off the hot path.
-   */
-  private static ResultSet withStates(ResultSet rs) {
-    return (ResultSet) java.lang.reflect.Proxy.newProxyInstance(ResultSet.class.getClassLoader(), new Class<?>[] {ResultSet.class},
-        (proxy, method, args) -> {
-          try {
-            return method.invoke(rs, args);
-          } catch (java.lang.reflect.InvocationTargetException e) {
-            Throwable cause = e.getCause();
-            if (cause instanceof SQLException sql && sql.getSQLState() != null) {
-              throw sql;
-            }
-            String state = method.getName().startsWith("get") ? "22018" : "HY000";
-            throw new SQLException("Shardex: " + method.getName() + ": " + cause.getMessage(), state, cause);
-          }
-        });
+    return new RowsResultSet(cells, meta, null);
   }
 }
