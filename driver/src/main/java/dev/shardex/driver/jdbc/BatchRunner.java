@@ -84,6 +84,7 @@ final class BatchRunner {
         for (List<Part> group : groups(shard.getValue(), prepared != null)) {
           long[] shardCounts;
           try {
+            access.metrics().roundTrip(); // one JDBC batch per shard and text, counted once
             shardCounts = prepared == null ? plainBatch(lease, group) : preparedBatch(lease, group, prepared);
           } catch (SQLException e) {
             throw failed(lease.translate(e), counts, shard.getKey());

@@ -32,7 +32,8 @@ public final class ShardexPreparedStatement extends UnsupportedPreparedStatement
     this.template = Jdbc.guarded(sql, () -> connection.cluster().templates().prepared(sql));
     this.wantKeys = wantKeys;
     // statements Shardex does not parse (SET, DDL, ...) carry no count in their template: count the markers
-    this.parameters = new Parameters(Math.max(template.parameterCount(), dev.shardex.driver.sql.SqlLexer.countParameters(sql)));
+    int count = template.parameterCount();
+    this.parameters = new Parameters(count > 0 ? count : dev.shardex.driver.sql.SqlLexer.countParameters(sql));
   }
 
   @Override
