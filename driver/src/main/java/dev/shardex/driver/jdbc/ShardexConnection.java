@@ -13,6 +13,7 @@ import dev.shardex.driver.merge.Merger;
 import dev.shardex.driver.merge.ShardResultSet;
 import dev.shardex.driver.sql.MergeSpec;
 import dev.shardex.driver.route.Fanout;
+import dev.shardex.driver.route.RouteContext;
 import dev.shardex.driver.route.RoutePlan;
 import dev.shardex.driver.route.Router;
 import dev.shardex.driver.sql.Analysis;
@@ -49,6 +50,8 @@ public final class ShardexConnection extends UnsupportedConnection {
   private boolean implicitTransaction;
   private int savepointCounter;
   private ShardLease metadataLease;
+  private RouteContext routing;
+  private boolean routingBusy;
 
   public ShardexConnection(Cluster cluster, String url) {
     this.cluster = cluster;
@@ -68,6 +71,21 @@ public final class ShardexConnection extends UnsupportedConnection {
 
   RoutePlan planFor(RouteTemplate t, Object[] values) throws SQLException {
     return Router.route(t, values, cluster.routeContext(session.transactionShard(), session.heldGuards()));
+  }
+
+  /**
+   * This connection's route context, reused by every statement it runs (routing allocates none per
+   * execution); a fresh one for a statement that runs while another is still being run.
+   */
+  private RouteContext routing() {
+    if (routingBusy) {
+      return cluster.routeContext(session.transactionShard(), session.heldGuards());
+    }
+    if (routing == null) {
+      routing = cluster.routeContext(null, session.heldGuards());
+    }
+    routingBusy = true;
+    return routing.prefer(session.transactionShard());
   }
 
   MultiResults runMulti(List<String> parts, String sql, Statement owner) throws SQLException {
@@ -90,18 +108,26 @@ public final class ShardexConnection extends UnsupportedConnection {
       default:
         // A read routed by a key that a move flipped meanwhile may have run after the old shard's
         // rows were deleted: route and read again (ReadMarks.current).
-        for (int attempt = 1; ; attempt++) {
-          RoutePlan plan = planFor(t, values);
-          Outcome out;
-          try {
-            out = execute(plan, t, values, sql, call, keys, owner, merge);
-          } finally {
-            session.settle(plan.guards());
+        RouteContext rc = routing();
+        try {
+          for (int attempt = 1; ; attempt++) {
+            RoutePlan plan = Router.routeMarked(t, values, rc);
+            Outcome out;
+            try {
+              out = execute(plan, t, values, sql, call, keys, owner, merge);
+            } finally {
+              session.settle(rc.marks(), plan.guards());
+            }
+            if (attempt >= READ_ATTEMPTS || rc.marks().current()) {
+              return out;
+            }
+            dev.shardex.driver.merge.Closing.closeAll(java.util.Arrays.asList(out.resultSet(), out.generatedKeys()));
           }
-          if (attempt >= READ_ATTEMPTS || dev.shardex.directory.ReadMarks.current(plan.guards())) {
-            return out;
+        } finally {
+          rc.marks().clear();
+          if (rc == routing) {
+            routingBusy = false;
           }
-          dev.shardex.driver.merge.Closing.closeAll(java.util.Arrays.asList(out.resultSet(), out.generatedKeys()));
         }
     }
   }
