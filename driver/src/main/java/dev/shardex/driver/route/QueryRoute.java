@@ -2,22 +2,16 @@ package dev.shardex.driver.route;
 
 import dev.shardex.directory.Directory;
 import dev.shardex.directory.KeyType;
-import dev.shardex.directory.Placement;
 import dev.shardex.directory.ShardexError;
 import dev.shardex.directory.TableDef;
 import dev.shardex.directory.TableKind;
-import dev.shardex.driver.sql.ColumnLink;
-import dev.shardex.driver.sql.ColumnRef;
-import dev.shardex.driver.sql.KeyPredicate;
 import dev.shardex.driver.sql.RouteTemplate;
 import dev.shardex.driver.sql.SelectShape;
 import dev.shardex.driver.sql.StatementType;
-import dev.shardex.driver.sql.TableRef;
 import dev.shardex.driver.sql.ValueSource;
 import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.TreeSet;
 
 /**
  * Routes one SELECT, UPDATE or DELETE.

@@ -6,7 +6,6 @@ import dev.shardex.directory.Placement;
 import dev.shardex.directory.ShardexError;
 import dev.shardex.directory.TableDef;
 import dev.shardex.directory.TableKind;
-import dev.shardex.driver.sql.Ddl;
 import dev.shardex.driver.sql.Hints;
 import dev.shardex.driver.sql.RouteTemplate;
 import dev.shardex.driver.sql.StatementType;
