@@ -18,7 +18,8 @@ import java.util.List;
  * (the table, its key space and key type, where the key comes from) is bound once per template and
  * catalog version ({@link Directory#catalogVersion}) and kept in the template's route slot; each
  * execution then only reads the key's placement and returns a shared plan, allocating nothing.
- * Everything else (and a dry run, and hints) takes the general path, which gives the same answer.
+ * Everything else (and a statement routed by a hint) takes the general path, which gives the same
+ * answer (KeyRouteTest checks it on every route fixture).
  */
 final class KeyRoute {
   private enum Kind { NONE, READ, WRITE, INSERT }
@@ -45,7 +46,7 @@ final class KeyRoute {
 
   /** The plan of a key-equality statement, or null when it takes the general path. */
   static RoutePlan route(RouteTemplate t, Object[] values, RouteContext ctx) throws SQLException {
-    if (ctx.dryRun() || (ctx.hintsEnabled() && t.hints().routes())) {
+    if (ctx.hintsEnabled() && t.hints().routes()) {
       return null;
     }
     KeyRoute b = binding(t, ctx.directory());
@@ -59,7 +60,9 @@ final class KeyRoute {
       return RoutePlan.one(Router.anyReadable(ctx), write); // key = NULL matches no row anywhere
     }
     Object canonical = type.canonical(raw, table);
-    Placement p = write ? ctx.write(keySpace, canonical, kind == Kind.INSERT) : ctx.read(keySpace, canonical);
+    // UPDATE/DELETE never place a key (an unknown key has no rows); a dry run predicts without a mark
+    Placement p = kind == Kind.READ || (kind == Kind.WRITE && ctx.dryRun()) ? ctx.read(keySpace, canonical)
+        : ctx.write(keySpace, canonical, kind == Kind.INSERT);
     return RoutePlan.one(p == null ? Router.anyReadable(ctx) : p.shardId(), write);
   }
 

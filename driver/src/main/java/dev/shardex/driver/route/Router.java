@@ -60,7 +60,8 @@ public final class Router {
     }
   }
 
-  private static RoutePlan routeOnce(RouteTemplate t, Object[] values, RouteContext ctx) throws SQLException {
+  /** The general path (package-private for KeyRouteTest, which compares the fast path with it). */
+  static RoutePlan routeOnce(RouteTemplate t, Object[] values, RouteContext ctx) throws SQLException {
     Directory dir = ctx.directory();
     if (ctx.hintsEnabled() && t.hints().routes()) {
       return byHint(t, values, ctx);
