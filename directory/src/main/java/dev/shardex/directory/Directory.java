@@ -390,6 +390,7 @@ public final class Directory implements AutoCloseable {
       return p != null ? p : new Placement(chooseShard(), KeyState.ACTIVE, 0);
     }
     while (true) {
+      long applied = appliedChange();
       int token = inFlight.begin(keySpace, canonicalKey);
       Placement p;
       try {
@@ -404,7 +405,7 @@ public final class Directory implements AutoCloseable {
       if (p == null || !p.frozen() || InFlightWrites.holds(held, keySpace, canonicalKey)) {
         // a transaction that already wrote the key before it froze keeps writing the source:
         // its first write holds the ack the mover waits for, so waiting here would wait for itself
-        marks.addWrite(inFlight, token, keySpace, canonicalKey);
+        marks.addWrite(inFlight, token, keySpace, canonicalKey, applied);
         return p;
       }
       inFlight.end(token);
@@ -441,7 +442,7 @@ public final class Directory implements AutoCloseable {
     if (phase != null) { // a move's announcement concerns key-less reads only
       return phase.awaited() && inFlight.busyBefore(change.keySpace(), SCATTER, change.id());
     }
-    // a BIGINT key's text and its Long share a stripe (InFlightWrites.stripe)
+    // a BIGINT key is its text in the change log, a Long in flight: InFlightWrites matches both
     return inFlight.busyBefore(change.keySpace(), change.key(), change.id());
   }
 
@@ -452,7 +453,7 @@ public final class Directory implements AutoCloseable {
    * the mark, the same for every shard of the read).
    */
   public ReadMarks.ScatterRead beginScatter(String keySpace) {
-    return new ReadMarks.ScatterRead(inFlight.guard(keySpace, SCATTER), hidden.snapshot(keySpace));
+    return new ReadMarks.ScatterRead(inFlight.hold(keySpace, SCATTER, appliedChange()), hidden.snapshot(keySpace));
   }
 
 

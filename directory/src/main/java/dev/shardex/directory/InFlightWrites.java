@@ -1,5 +1,8 @@
 package dev.shardex.directory;
 
+import java.util.HashMap;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLongArray;
 
 /**
@@ -10,13 +13,17 @@ import java.util.concurrent.atomic.AtomicLongArray;
  * invalidates the cache before it counts. Either the poller sees the writer (and waits for it), or
  * the writer's read comes after the invalidation (and sees the directory's FROZEN state).
  *
- * <p>Writes are counted in {@link #STRIPES} stripes by the hash of (key space, key), each with two
- * generations, so beginning and ending a write allocates nothing. A change is held up only by
- * writes that began before it was applied: when the poller first checks a change it flips the
- * key's stripe to a new generation (writers from then on count there), and the change waits until
- * the old generation has drained. A key written without pause still gets its change acknowledged.
- * Two keys in one stripe only make each other's movers wait a little longer (until the other
- * key's writes of the old generation end), never less.
+ * <p>A statement's writes are counted in {@link #STRIPES} stripes by the hash of (key space, key),
+ * each with two generations, so beginning and ending one allocates nothing. A change is held up
+ * only by writes that began before it was applied: when the poller first checks a change it flips
+ * the key's stripe to a new generation (writers from then on count there), and the change waits
+ * until the old generation has drained. A key written without pause still gets its change
+ * acknowledged; two keys in one stripe only make each other's movers wait until the other key's
+ * statement in flight ends.
+ *
+ * <p>A write a transaction keeps past its statement (and any guard a caller wants as an object)
+ * becomes a {@link Guard} held per exact key, with the last change applied when it began: a
+ * long transaction never holds up the move of a key it did not write.
  */
 final class InFlightWrites {
   static final int STRIPES = 1024;
@@ -26,31 +33,36 @@ final class InFlightWrites {
   /** Per stripe, two counters (stripe * 2 + generation parity): writes in flight. */
   private final AtomicLongArray counts = new AtomicLongArray(STRIPES * 2);
   /** Poller only: per change and stripe, the generation that must drain before it is acknowledged. */
-  private final java.util.Map<Long, Long> waits = new java.util.HashMap<>();
+  private final Map<Long, Long> waits = new HashMap<>();
+  /** The guards held as objects, per exact key. */
+  private final Map<Key, Map<Guard, Boolean>> held = new ConcurrentHashMap<>();
 
-  /** A write in flight as an object (a transaction holds it, or a caller wants a list); closing it (once) ends it. */
+  record Key(String keySpace, Object key) {}
+
+  /** A write in flight to one key as an object (a transaction holds it); closing it (once) ends it. */
   final class Guard implements AutoCloseable {
-    final String keySpace;
-    final Object key;
-    private final int token;
+    final Key key;
+    final long appliedAtStart;
     private boolean closed;
 
-    Guard(String keySpace, Object key, int token) {
-      this.keySpace = keySpace;
+    Guard(Key key, long appliedAtStart) {
       this.key = key;
-      this.token = token;
+      this.appliedAtStart = appliedAtStart;
     }
 
     @Override
     public synchronized void close() {
       if (!closed) {
         closed = true;
-        end(token);
+        held.computeIfPresent(key, (k, set) -> {
+          set.remove(this);
+          return set.isEmpty() ? null : set;
+        });
       }
     }
 
-    synchronized boolean covers(String space, Object k) {
-      return !closed && keySpace.equals(space) && key.equals(k);
+    synchronized boolean covers(String keySpace, Object k) {
+      return !closed && key.keySpace().equals(keySpace) && key.key().equals(k);
     }
   }
 
@@ -70,26 +82,32 @@ final class InFlightWrites {
     return key instanceof String s ? textHash(s) : key.hashCode(); // a Long's hash is its value's
   }
 
-  /** The hash of the long the text spells exactly as Long.toString would, else the text's hash (never throws). */
-  static int textHash(String s) {
+  private static int textHash(String s) {
+    return spellsLong(s) ? Long.hashCode(Long.parseLong(s)) : s.hashCode();
+  }
+
+  /** Whether the text spells a long exactly as Long.toString would (checked without throwing). */
+  static boolean spellsLong(String s) {
     int n = s.length();
     boolean negative = n > 1 && s.charAt(0) == '-';
     int start = negative ? 1 : 0;
-    if (n == start || n - start > 19 || (s.charAt(start) == '0' && (n - start > 1 || negative))) {
-      return s.hashCode();
+    int digits = n - start;
+    if (digits == 0 || digits > 19 || (s.charAt(start) == '0' && (digits > 1 || negative))) {
+      return false;
     }
-    long v = 0; // accumulated negatively: Long.MIN_VALUE has no positive counterpart
     for (int i = start; i < n; i++) {
-      int d = s.charAt(i) - '0';
-      if (d < 0 || d > 9 || v < (Long.MIN_VALUE + d) / 10) {
-        return s.hashCode();
+      if (s.charAt(i) < '0' || s.charAt(i) > '9') {
+        return false;
       }
-      v = v * 10 - d;
     }
-    if (!negative && v == Long.MIN_VALUE) {
-      return s.hashCode();
+    String limit = negative ? "9223372036854775808" : "9223372036854775807";
+    for (int i = 0; digits == 19 && i < 19; i++) {
+      char c = s.charAt(start + i);
+      if (c != limit.charAt(i)) {
+        return c < limit.charAt(i);
+      }
     }
-    return Long.hashCode(negative ? v : -v);
+    return true;
   }
 
   /** Marks one write to the key in flight until {@link #end} is called with the returned token. */
@@ -104,21 +122,61 @@ final class InFlightWrites {
     counts.decrementAndGet(token);
   }
 
-  /** As {@link #begin}, as an object. */
-  Guard guard(String keySpace, Object key) {
-    return new Guard(keySpace, key, begin(keySpace, key));
+  /**
+   * Marks one write to the key in flight as an object until it is closed; {@code appliedAtStart} is
+   * the last change this client had applied when the write began (before it read the placement).
+   */
+  Guard hold(String keySpace, Object key, long appliedAtStart) {
+    Key k = new Key(keySpace, key);
+    Guard g = new Guard(k, appliedAtStart);
+    held.compute(k, (x, set) -> {
+      Map<Guard, Boolean> s = set == null ? new ConcurrentHashMap<>() : set;
+      s.put(g, Boolean.TRUE);
+      return s;
+    });
+    return g;
   }
 
-  Guard guard(String keySpace, Object key, int token) {
-    return new Guard(keySpace, key, token);
+  /** A counted write ({@link #begin}) from now on held as an object: held first, then uncounted, so it is never unseen. */
+  Guard adopt(String keySpace, Object key, long appliedAtStart, int token) {
+    Guard g = hold(keySpace, key, appliedAtStart);
+    end(token);
+    return g;
   }
 
   /**
-   * Whether a write to the key (or to another key of its stripe) that began before change {@code changeId}
-   * was applied is still in flight. Called by the poller only (one thread), first right after it applied
-   * the change, then on every poll until it answers false.
+   * Whether a write to the key that began before change {@code changeId} was applied is still in
+   * flight (or, counted, a write to another key of its stripe). Called by the poller only, first
+   * right after it applied the change, then on every poll until it answers false. The guards are
+   * asked before and after the counters: a write handed from one to the other in between is seen.
    */
   synchronized boolean busyBefore(String keySpace, Object key, long changeId) {
+    return heldBefore(keySpace, key, changeId) || countedBefore(keySpace, key, changeId)
+        || heldBefore(keySpace, key, changeId);
+  }
+
+  /** As a guard object; a BIGINT key's guard holds a Long, the change log's key is its text. */
+  private boolean heldBefore(String keySpace, Object key, long changeId) {
+    if (heldBefore(new Key(keySpace, key), changeId)) {
+      return true;
+    }
+    return key instanceof String s && spellsLong(s) && heldBefore(new Key(keySpace, Long.valueOf(s)), changeId);
+  }
+
+  private boolean heldBefore(Key key, long changeId) {
+    Map<Guard, Boolean> set = held.get(key);
+    if (set != null) {
+      for (Guard g : set.keySet()) {
+        if (g.appliedAtStart < changeId) {
+          return true;
+        }
+      }
+    }
+    return false;
+  }
+
+  /** As counted in the key's stripe (see the class comment). */
+  private boolean countedBefore(String keySpace, Object key, long changeId) {
     int s = stripe(keySpace, key);
     Long id = changeId * STRIPES + s;
     Long awaited = waits.get(id);

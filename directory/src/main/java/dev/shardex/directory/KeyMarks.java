@@ -16,19 +16,22 @@ public final class KeyMarks {
   private int[] tokens = new int[2];
   private String[] writeSpaces = new String[2];
   private Object[] writeKeys = new Object[2];
+  private long[] appliedAtStart = new long[2];
   private int reads;
   private Object[] caches = new Object[2];
   private Object[] readKeys = new Object[2];
   private Placement[] placements = new Placement[2];
 
-  void addWrite(InFlightWrites owner, int token, String keySpace, Object key) {
+  void addWrite(InFlightWrites owner, int token, String keySpace, Object key, long applied) {
     if (writes == tokens.length) {
+      appliedAtStart = java.util.Arrays.copyOf(appliedAtStart, writes * 2);
       tokens = java.util.Arrays.copyOf(tokens, writes * 2);
       writeSpaces = java.util.Arrays.copyOf(writeSpaces, writes * 2);
       writeKeys = java.util.Arrays.copyOf(writeKeys, writes * 2);
     }
     inFlight = owner;
     tokens[writes] = token;
+    appliedAtStart[writes] = applied;
     writeSpaces[writes] = keySpace;
     writeKeys[writes++] = key;
   }
@@ -77,12 +80,12 @@ public final class KeyMarks {
   }
 
   /**
-   * Hands the writes in flight over as guard objects (a transaction keeps them until it ends, or a
-   * caller wants a plan's guard list); this object no longer ends them.
+   * Hands the writes in flight over as guard objects held per exact key (a transaction keeps them
+   * until it ends, or a caller wants a plan's guard list); this object no longer ends them.
    */
   public void moveWritesTo(java.util.Collection<AutoCloseable> out) {
     for (int i = 0; i < writes; i++) {
-      out.add(inFlight.guard(writeSpaces[i], writeKeys[i], tokens[i]));
+      out.add(inFlight.adopt(writeSpaces[i], writeKeys[i], appliedAtStart[i], tokens[i]));
       writeSpaces[i] = null;
       writeKeys[i] = null;
     }

@@ -106,9 +106,34 @@ class InFlightWritesTest {
   }
 
   @Test
+  void aGuardHeldAsAnObject_holdsOnlyItsOwnKeysChange() throws SQLException {
+    long other = 43;
+    while (InFlightWrites.stripe(KS, other) != InFlightWrites.stripe(KS, 42L)) {
+      other++;
+    }
+    write(42).releaseWrites();
+    List<AutoCloseable> ownKey = new ArrayList<>(); // as a transaction keeps its writes
+    directory.routeWrite(KS, 42L, Directory.WriteMode.EXISTING, ownKey);
+    List<AutoCloseable> neighbour = new ArrayList<>();
+    directory.routeWrite(KS, other, Directory.WriteMode.PLACE, neighbour);
+    long change = change(42);
+
+    directory.pollNow();
+    assertEquals(change - 1, acknowledged(), "the transaction's write to the key holds the ack");
+    Directory.release(ownKey);
+    directory.pollNow();
+    assertEquals(change, acknowledged(), "a transaction holding another key of the stripe does not");
+    Directory.release(neighbour);
+  }
+
+  @Test
   void aKeysTextAndItsLong_shareAStripe() {
     for (long k : new long[] {0, 7, -7, 42, Long.MAX_VALUE, Long.MIN_VALUE, Long.MIN_VALUE + 1, 1234567890123L}) {
       assertEquals(InFlightWrites.stripe(KS, k), InFlightWrites.stripe(KS, Long.toString(k)), "key " + k);
+      assertTrue(InFlightWrites.spellsLong(Long.toString(k)));
+    }
+    for (String text : new String[] {"007", "-0", "", "-", "9223372036854775808", "-9223372036854775809", "1e3", "+1"}) {
+      assertFalse(InFlightWrites.spellsLong(text), text);
     }
   }
 
