@@ -43,7 +43,9 @@ public final class Directory implements AutoCloseable {
   private final SequenceStore sequences;
   private final Cache<String, Optional<String>> sequenceColumns = Caffeine.newBuilder().maximumSize(100_000).build();
   private final Map<String, long[]> blocks = new ConcurrentHashMap<>();
-  private final InFlightWrites inFlight = new InFlightWrites(this::appliedChange);
+  private final InFlightWrites inFlight = new InFlightWrites();
+  /** Bumped after every change of the catalog this client caches (tables, key spaces, shards, sequences). */
+  private final java.util.concurrent.atomic.AtomicLong catalogVersion = new java.util.concurrent.atomic.AtomicLong();
   private final HiddenRows hidden = new HiddenRows();
   /** The in-flight key of a key-less read: it holds up the acks of move phases of its key space. */
   private static final Object SCATTER = new Object() {
@@ -199,6 +201,15 @@ public final class Directory implements AutoCloseable {
 
   // ---- catalog --------------------------------------------------------------------------------
 
+  /**
+   * A number that changes (after the cache is dropped) whenever a table, key space, shard or
+   * sequence column this client caches changes: what was derived from the catalog at one version
+   * may be reused while the version stays the same.
+   */
+  public long catalogVersion() {
+    return catalogVersion.get();
+  }
+
   public Map<Integer, Shard> shards() {
     return shards;
   }
@@ -249,11 +260,13 @@ public final class Directory implements AutoCloseable {
   public void declare(TableDef table) throws SQLException {
     store.declareTable(table);
     tables.invalidate(table.name());
+    catalogVersion.incrementAndGet();
   }
 
   public void undeclare(String name) throws SQLException {
     store.dropTable(TableDef.normalise(name));
     tables.invalidate(TableDef.normalise(name));
+    catalogVersion.incrementAndGet();
   }
 
   // ---- sequences ------------------------------------------------------------------------------
@@ -272,6 +285,7 @@ public final class Directory implements AutoCloseable {
   public void declareSequence(String table, String column) throws SQLException {
     sequences.declareColumn(table, column);
     sequenceColumns.invalidate(TableDef.normalise(table));
+    catalogVersion.incrementAndGet();
   }
 
   /** The next {@code n} ids of a sequence, from this instance's current block (a new block when it runs out). */
@@ -315,13 +329,20 @@ public final class Directory implements AutoCloseable {
    * for {@link ReadMarks#current} once the shard has answered.
    */
   public Placement routeRead(String keySpace, Object canonicalKey, List<AutoCloseable> tickets) throws SQLException {
-    Placement p = routeRead(keySpace, canonicalKey);
-    if (p != null) {
-      tickets.add(new ReadMarks.Ticket(placementCache(keySpace), canonicalKey, p));
-    }
+    KeyMarks marks = new KeyMarks();
+    Placement p = routeRead(keySpace, canonicalKey, marks);
+    marks.moveTo(tickets);
     return p;
   }
 
+  /** As {@link #routeRead(String, Object)}, and marks in {@code marks} what the read was routed by (allocates nothing). */
+  public Placement routeRead(String keySpace, Object canonicalKey, KeyMarks marks) throws SQLException {
+    Placement p = routeRead(keySpace, canonicalKey);
+    if (p != null) {
+      marks.addRead(placementCache(keySpace), canonicalKey, p);
+    }
+    return p;
+  }
 
   /** The shard a write for this key must go to; places unknown keys, waits out moves. No guard is kept. */
   public Placement routeWrite(String keySpace, Object canonicalKey) throws SQLException {
@@ -330,11 +351,11 @@ public final class Directory implements AutoCloseable {
 
   /** As {@link #routeWrite(String, Object)}; {@code place=false} predicts (EXPLAIN ROUTE). */
   public Placement routeWrite(String keySpace, Object canonicalKey, boolean place) throws SQLException {
-    List<AutoCloseable> guards = new java.util.ArrayList<>();
+    KeyMarks marks = new KeyMarks();
     try {
-      return routeWrite(keySpace, canonicalKey, place ? WriteMode.PLACE : WriteMode.PREDICT, guards);
+      return routeWrite(keySpace, canonicalKey, place ? WriteMode.PLACE : WriteMode.PREDICT, marks, List.of());
     } finally {
-      release(guards);
+      marks.clear();
     }
   }
 
@@ -351,34 +372,58 @@ public final class Directory implements AutoCloseable {
   /** As above; {@code held} are the guards the caller's transaction already holds. */
   public Placement routeWrite(String keySpace, Object canonicalKey, WriteMode mode, List<AutoCloseable> guards,
       java.util.Collection<AutoCloseable> held) throws SQLException {
+    KeyMarks marks = new KeyMarks();
+    Placement p = routeWrite(keySpace, canonicalKey, mode, marks, held);
+    marks.moveWritesTo(guards);
+    return p;
+  }
+
+  /**
+   * As above, with the key's in-flight mark added to {@code marks} (allocates nothing): the caller
+   * ends it ({@link KeyMarks#releaseWrites}) or hands it to its transaction once the write has finished.
+   */
+  public Placement routeWrite(String keySpace, Object canonicalKey, WriteMode mode, KeyMarks marks,
+      java.util.Collection<AutoCloseable> held) throws SQLException {
     lease.check();
     if (mode == WriteMode.PREDICT) {
       Placement p = routeRead(keySpace, canonicalKey);
       return p != null ? p : new Placement(chooseShard(), KeyState.ACTIVE, 0);
     }
     while (true) {
-      AutoCloseable guard = inFlight.begin(keySpace, canonicalKey);
-      Placement p = routeRead(keySpace, canonicalKey);
-      if (p == null && mode == WriteMode.PLACE) {
-        long epoch = keyEpoch.get();
-        int target = chooseShard();
-        p = directoryCall(() -> store.placeIfAbsent(keySpace, canonicalKey.toString(), target));
-        if (!p.frozen()) {
-          placementCache(keySpace).put(canonicalKey, p);
-          if (keyEpoch.get() != epoch) {
-            placementCache(keySpace).invalidate(canonicalKey);
-          }
+      long applied = appliedChange();
+      int token = inFlight.begin(keySpace, canonicalKey);
+      Placement p;
+      try {
+        p = routeRead(keySpace, canonicalKey);
+        if (p == null && mode == WriteMode.PLACE) {
+          p = place(keySpace, canonicalKey);
         }
+      } catch (SQLException | RuntimeException e) {
+        inFlight.end(token);
+        throw e;
       }
       if (p == null || !p.frozen() || InFlightWrites.holds(held, keySpace, canonicalKey)) {
         // a transaction that already wrote the key before it froze keeps writing the source:
         // its first write holds the ack the mover waits for, so waiting here would wait for itself
-        guards.add(guard);
+        marks.addWrite(inFlight, token, keySpace, canonicalKey, applied);
         return p;
       }
-      release(List.of(guard));
+      inFlight.end(token);
       waitWhileFrozen(keySpace, canonicalKey);
     }
+  }
+
+  private Placement place(String keySpace, Object canonicalKey) throws SQLException {
+    long epoch = keyEpoch.get();
+    int target = chooseShard();
+    Placement p = directoryCall(() -> store.placeIfAbsent(keySpace, canonicalKey.toString(), target));
+    if (!p.frozen()) {
+      placementCache(keySpace).put(canonicalKey, p);
+      if (keyEpoch.get() != epoch) {
+        placementCache(keySpace).invalidate(canonicalKey);
+      }
+    }
+    return p;
   }
 
   /** Closes write guards; never throws. */
@@ -397,8 +442,8 @@ public final class Directory implements AutoCloseable {
     if (phase != null) { // a move's announcement concerns key-less reads only
       return phase.awaited() && inFlight.busyBefore(change.keySpace(), SCATTER, change.id());
     }
-    return inFlight.busyBefore(change.keySpace(), change.key(), change.id())
-        || inFlight.busyBefore(change.keySpace(), asLong(change.key()), change.id());
+    // a BIGINT key is its text in the change log, a Long in flight: InFlightWrites matches both
+    return inFlight.busyBefore(change.keySpace(), change.key(), change.id());
   }
 
   /**
@@ -408,18 +453,9 @@ public final class Directory implements AutoCloseable {
    * the mark, the same for every shard of the read).
    */
   public ReadMarks.ScatterRead beginScatter(String keySpace) {
-    AutoCloseable guard = inFlight.begin(keySpace, SCATTER);
-    return new ReadMarks.ScatterRead(guard, hidden.snapshot(keySpace));
+    return new ReadMarks.ScatterRead(inFlight.hold(keySpace, SCATTER, appliedChange()), hidden.snapshot(keySpace));
   }
 
-
-  private static Object asLong(String key) {
-    try {
-      return Long.valueOf(key);
-    } catch (NumberFormatException e) {
-      return key;
-    }
-  }
 
   private Placement waitWhileFrozen(String keySpace, Object key) throws SQLException {
     long start = System.nanoTime();
@@ -453,7 +489,8 @@ public final class Directory implements AutoCloseable {
   }
 
   private Cache<Object, Placement> placementCache(String keySpace) {
-    return placements.computeIfAbsent(keySpace, k -> Caffeine.newBuilder().maximumSize(options.cacheSize()).build());
+    Cache<Object, Placement> cache = placements.get(keySpace);
+    return cache != null ? cache : placements.computeIfAbsent(keySpace, k -> Caffeine.newBuilder().maximumSize(options.cacheSize()).build());
   }
 
   // ---- change application -----------------------------------------------------------------------
@@ -480,11 +517,16 @@ public final class Directory implements AutoCloseable {
       case TABLE -> {
         tables.invalidate(change.ref());
         sequenceColumns.invalidate(change.ref());
+        catalogVersion.incrementAndGet();
       }
-      case KEYSPACE -> keySpaces.invalidate(change.keySpace());
+      case KEYSPACE -> {
+        keySpaces.invalidate(change.keySpace());
+        catalogVersion.incrementAndGet();
+      }
       case SHARD -> {
         try {
           shards = loadShards();
+          catalogVersion.incrementAndGet();
         } catch (SQLException e) {
           throw new IllegalStateException("cannot reload the shard catalog: " + e.getMessage(), e);
         }

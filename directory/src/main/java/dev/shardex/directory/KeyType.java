@@ -22,7 +22,9 @@ public enum KeyType {
       return asLong(value, table);
     }
     String key = asString(value);
-    if (key.getBytes(java.nio.charset.StandardCharsets.UTF_8).length > MAX_STRING_BYTES) {
+    // a char is at most 3 UTF-8 bytes: only a long key is encoded to be measured
+    if (key.length() > MAX_STRING_BYTES / 3
+        && key.getBytes(java.nio.charset.StandardCharsets.UTF_8).length > MAX_STRING_BYTES) {
       throw ShardexError.BAD_KEY.exception(key.substring(0, 20) + "...", table,
           "STRING (at most " + MAX_STRING_BYTES + " bytes)");
     }

@@ -187,7 +187,7 @@ public final class Cluster implements AutoCloseable {
 
   public RouteContext routeContext(Integer preferredShard, java.util.Collection<AutoCloseable> held) {
     return new RouteContext(directory, config.hints, config.scatterWrites, preferredShard, false, config.sequenceBlock,
-        held).withSchemas(schemas);
+        held, schemas);
   }
 
   @Override

@@ -30,15 +30,15 @@ import org.junit.jupiter.api.TestFactory;
  * src/test/resources/routes/*.txt is SQL followed by "-> shards" or "!! exact error", checked with
  * EXPLAIN ROUTE through the real driver against the fixed directory state built below.
  */
-class RouteFixturesTest {
-  static final String URL = "jdbc:shardex:sandbox:routes?shards=4&shardex.hints=true&shardex.instance=fixtures";
-  static final List<String> FILES = List.of("select_cases.txt", "dml_cases.txt", "ddl_and_session_cases.txt",
+public class RouteFixturesTest {
+  public static final String URL = "jdbc:shardex:sandbox:routes?shards=4&shardex.hints=true&shardex.instance=fixtures";
+  public static final List<String> FILES = List.of("select_cases.txt", "dml_cases.txt", "ddl_and_session_cases.txt",
       "unsupported_cases.txt", "cross_shard_cases.txt");
-  static Connection deny;
-  static Connection allow;
+  public static Connection deny;
+  public static Connection allow;
 
   @BeforeAll
-  static void fixedDirectoryState() throws SQLException {
+  public static void fixedDirectoryState() throws SQLException {
     deny = DriverManager.getConnection(URL);
     allow = DriverManager.getConnection(URL + "&shardex.scatterWrites=allow&shardex.instance=fixtures-allow");
     DirectoryStore store = TestCluster.cluster(deny).directory().store();
@@ -68,13 +68,13 @@ class RouteFixturesTest {
   }
 
   @AfterAll
-  static void close() throws SQLException {
+  public static void close() throws SQLException {
     deny.close();
     allow.close();
   }
 
   /** {@code sent} holds "N: sql" lines (=> lines in the file): the exact text shard N must receive. */
-  record Case(String file, int line, String options, String sql, String expectedShards, String expectedError,
+  public record Case(String file, int line, String options, String sql, String expectedShards, String expectedError,
       List<String> sent) {}
 
   @TestFactory
@@ -110,7 +110,7 @@ class RouteFixturesTest {
     }
   }
 
-  static List<Case> parse(String file) throws IOException {
+  public static List<Case> parse(String file) throws IOException {
     List<Case> out = new ArrayList<>();
     try (InputStream in = RouteFixturesTest.class.getResourceAsStream("/routes/" + file)) {
       if (in == null) {

@@ -10,6 +10,7 @@ import dev.shardex.directory.TableDef;
 import dev.shardex.driver.Cluster;
 import dev.shardex.driver.ShardexDriver;
 import dev.shardex.driver.jdbc.ShardexConnection;
+import dev.shardex.driver.sql.RouteTemplate;
 import dev.shardex.driver.sql.TemplateCache;
 import java.sql.Connection;
 import java.sql.DriverManager;
@@ -25,8 +26,8 @@ import org.openjdk.jmh.annotations.TearDown;
  * two SHARDED tables and {@link #KEYS} users placed u -> u % 4, and a real Shardex driver instance
  * over it (a {@code jdbc:shardex:mysql://} connection, unwrapped to its {@link Cluster}): its
  * {@link Directory} with the driver's default options (background polling on, so the lease is
- * live) and every key already cached, its {@link TemplateCache} warm, and its route context as
- * {@code ShardexConnection} builds it per execution. Routing never connects to a shard, so the
+ * live) and every key already cached, and the benchmarked statements' templates, analysed once
+ * as a prepared statement holds them. Routing never connects to a shard, so the
  * sandbox runs one shard server and the catalog names it four times.
  */
 @State(Scope.Benchmark)
@@ -46,7 +47,9 @@ public class DirectoryFixture {
   public Long[] keys;
   public Object[][] pointValues;
   public Object[][] insertValues;
-  public String[] plainPointTexts;
+  public RouteTemplate point;
+  public RouteTemplate update;
+  public RouteTemplate insert;
 
   @Setup(Level.Trial)
   public void start() throws Exception {
@@ -68,13 +71,11 @@ public class DirectoryFixture {
     keys = new Long[KEYS];
     pointValues = new Object[KEYS][];
     insertValues = new Object[KEYS][];
-    plainPointTexts = new String[KEYS];
     for (int u = 0; u < KEYS; u++) {
       store.assign(KeySpace.DEFAULT, Integer.toString(u), u % 4);
       keys[u] = (long) u;
       pointValues[u] = new Object[] {keys[u]};
       insertValues[u] = new Object[] {(long) u * 100, keys[u], new java.sql.Timestamp(0), "title", "body"};
-      plainPointTexts[u] = "SELECT user_id, name, email, visits FROM users WHERE user_id = " + u;
     }
     connection = DriverManager.getConnection("jdbc:shardex:" + sandbox.directoryUrl().substring("jdbc:".length())
         + "?user=" + sandbox.user() + "&password=" + sandbox.password() + "&shardex.instance=jmh");
@@ -86,10 +87,9 @@ public class DirectoryFixture {
       }
     }
     templates = cluster.templates();
-    templates.prepared(POINT);
-    templates.prepared(UPDATE);
-    templates.prepared(INSERT);
-    templates.plain(plainPointTexts[0]);
+    point = templates.prepared(POINT);
+    update = templates.prepared(UPDATE);
+    insert = templates.prepared(INSERT);
   }
 
   @TearDown(Level.Trial)

@@ -253,6 +253,22 @@ public final class ShardSession implements ShardAccess {
     }
   }
 
+  /**
+   * As {@link #settle(List)}, for a statement whose key marks its route context kept: its writes
+   * end now in autocommit, or are held (as guards) until the transaction ends; its read marks stay
+   * for the caller's {@link dev.shardex.directory.KeyMarks#current} check.
+   */
+  public void settle(dev.shardex.directory.KeyMarks marks, List<AutoCloseable> guards) {
+    if (marks.hasWrites()) {
+      if (state.autoCommit) {
+        marks.releaseWrites();
+      } else {
+        marks.moveWritesTo(heldGuards);
+      }
+    }
+    settle(guards);
+  }
+
   /** The in-flight marks this transaction holds (its keys stay writable to it while frozen). */
   public java.util.Collection<AutoCloseable> heldGuards() {
     return heldGuards;

@@ -8,6 +8,7 @@ import dev.shardex.driver.execute.ShardCall;
 import dev.shardex.driver.execute.ShardSession;
 import dev.shardex.driver.merge.InMemoryResults;
 import dev.shardex.driver.route.Fanout;
+import dev.shardex.driver.route.RouteContext;
 import dev.shardex.driver.route.RoutePlan;
 import dev.shardex.driver.route.Router;
 import dev.shardex.driver.sql.Analysis;
@@ -33,6 +34,8 @@ final class Pipeline {
   private final ShardexConnection connection;
   private final Cluster cluster;
   private final ShardSession session;
+  private RouteContext routing;
+  private boolean routingBusy;
 
   Pipeline(ShardexConnection connection, Cluster cluster, ShardSession session) {
     this.connection = connection;
@@ -57,21 +60,44 @@ final class Pipeline {
         return explain(Analyzer.explained(sql));
       default:
         // A read routed by a key that a move flipped meanwhile may have run after the old shard's
-        // rows were deleted: route and read again (ReadMarks.current).
-        for (int attempt = 1; ; attempt++) {
-          RoutePlan plan = planFor(t, values);
-          Outcome out;
-          try {
-            out = execute(plan, t, values, sql, call, keys, owner, merge);
-          } finally {
-            session.settle(plan.guards());
+        // rows were deleted: route and read again (KeyMarks.current).
+        RouteContext rc = routing();
+        try {
+          for (int attempt = 1; ; attempt++) {
+            RoutePlan plan = Router.routeMarked(t, values, rc);
+            Outcome out;
+            try {
+              out = execute(plan, t, values, sql, call, keys, owner, merge);
+            } finally {
+              session.settle(rc.marks(), plan.guards());
+            }
+            if (attempt >= READ_ATTEMPTS || rc.marks().current()) {
+              return out;
+            }
+            dev.shardex.driver.merge.Closing.closeAll(java.util.Arrays.asList(out.resultSet(), out.generatedKeys()));
           }
-          if (attempt >= READ_ATTEMPTS || dev.shardex.directory.ReadMarks.current(plan.guards())) {
-            return out;
+        } finally {
+          rc.marks().clear();
+          if (rc == routing) {
+            routingBusy = false;
           }
-          dev.shardex.driver.merge.Closing.closeAll(java.util.Arrays.asList(out.resultSet(), out.generatedKeys()));
         }
     }
+  }
+
+  /**
+   * This connection's route context, reused by every statement it runs (routing allocates none per
+   * execution); a fresh one for a statement that runs while another is still being run.
+   */
+  private RouteContext routing() {
+    if (routingBusy) {
+      return cluster.routeContext(session.transactionShard(), session.heldGuards());
+    }
+    if (routing == null) {
+      routing = cluster.routeContext(null, session.heldGuards());
+    }
+    routingBusy = true;
+    return routing.prefer(session.transactionShard());
   }
 
   /** Tries a key read makes when the key keeps moving under it (each try follows the latest move). */

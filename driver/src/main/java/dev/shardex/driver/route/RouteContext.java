@@ -1,58 +1,142 @@
 package dev.shardex.driver.route;
 
 import dev.shardex.directory.Directory;
+import dev.shardex.directory.KeyMarks;
+import dev.shardex.directory.Placement;
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.List;
 
 /**
- * What routing needs besides the statement: the directory, the options that change routing, and
- * the shard a transaction already runs on (reads that may go anywhere prefer it), and whether this
- * is a dry run (EXPLAIN ROUTE), which must not place keys. {@code guards} collects the in-flight
- * marks of the keys a write routes, released by the caller once the write has finished; {@code held}
- * are those the caller's transaction already holds.
+ * What routing needs besides the statement: the directory, the options that change routing, the
+ * shard a transaction already runs on (reads that may go anywhere prefer it), and whether this is a
+ * dry run (EXPLAIN ROUTE), which must not place keys. {@code held} are the in-flight guards the
+ * caller's transaction already holds.
+ *
+ * <p>It also collects what routing leaves behind for the caller: the key marks (writes in flight,
+ * what key reads were routed by; {@link #marks}) and any other guard (a key-less read's mark). A
+ * logical connection owns one context and reuses it for every statement ({@link #prefer}), so
+ * routing allocates none of this per execution; it is not shared between threads.
  */
-public record RouteContext(
-    Directory directory, boolean hintsEnabled, boolean scatterWrites, Integer preferredShard, boolean dryRun,
-    java.util.List<AutoCloseable> guards, int sequenceBlock, java.util.Collection<AutoCloseable> held,
-    TableSchemas schemas) {
+public final class RouteContext {
+  private final Directory directory;
+  private final boolean hintsEnabled;
+  private final boolean scatterWrites;
+  private final boolean dryRun;
+  private final int sequenceBlock;
+  private final Collection<AutoCloseable> held;
+  private final TableSchemas schemas;
+  private final KeyMarks marks = new KeyMarks();
+  private final List<AutoCloseable> guards = new ArrayList<>(0);
+  private Integer preferredShard;
 
   public RouteContext(Directory directory, boolean hintsEnabled, boolean scatterWrites, Integer preferredShard,
-      boolean dryRun, java.util.List<AutoCloseable> guards, int sequenceBlock, java.util.Collection<AutoCloseable> held) {
-    this(directory, hintsEnabled, scatterWrites, preferredShard, dryRun, guards, sequenceBlock, held, null);
+      boolean dryRun, int sequenceBlock, Collection<AutoCloseable> held, TableSchemas schemas) {
+    this.directory = directory;
+    this.hintsEnabled = hintsEnabled;
+    this.scatterWrites = scatterWrites;
+    this.preferredShard = preferredShard;
+    this.dryRun = dryRun;
+    this.sequenceBlock = sequenceBlock;
+    this.held = held;
+    this.schemas = schemas;
   }
 
   public RouteContext(Directory directory, boolean hintsEnabled, boolean scatterWrites, Integer preferredShard,
-      boolean dryRun, int sequenceBlock, java.util.Collection<AutoCloseable> held) {
-    this(directory, hintsEnabled, scatterWrites, preferredShard, dryRun, new java.util.ArrayList<>(), sequenceBlock, held,
-        null);
+      boolean dryRun, int sequenceBlock, Collection<AutoCloseable> held) {
+    this(directory, hintsEnabled, scatterWrites, preferredShard, dryRun, sequenceBlock, held, null);
   }
 
   /** The same context knowing tables' columns and unique keys. */
   public RouteContext withSchemas(TableSchemas s) {
-    return new RouteContext(directory, hintsEnabled, scatterWrites, preferredShard, dryRun, guards, sequenceBlock, held, s);
-  }
-
-  /** A table's columns and unique keys (read lazily), or UNKNOWN without schema access. */
-  public TableSchemas.Schema schema(String table) throws java.sql.SQLException {
-    return schemas == null ? TableSchemas.Schema.UNKNOWN : schemas.of(table);
+    return new RouteContext(directory, hintsEnabled, scatterWrites, preferredShard, dryRun, sequenceBlock, held, s);
   }
 
   /** The same context for EXPLAIN ROUTE: nothing is placed in the directory, no key is guarded. */
   public RouteContext explaining() {
-    return new RouteContext(directory, hintsEnabled, scatterWrites, preferredShard, true, guards, sequenceBlock, held,
-        schemas);
+    return new RouteContext(directory, hintsEnabled, scatterWrites, preferredShard, true, sequenceBlock, held, schemas);
+  }
+
+  /** The next statement prefers this shard (its transaction's), or none. */
+  public RouteContext prefer(Integer shard) {
+    preferredShard = shard;
+    return this;
+  }
+
+  public Directory directory() {
+    return directory;
+  }
+
+  public boolean hintsEnabled() {
+    return hintsEnabled;
+  }
+
+  public boolean scatterWrites() {
+    return scatterWrites;
+  }
+
+  public Integer preferredShard() {
+    return preferredShard;
+  }
+
+  public boolean dryRun() {
+    return dryRun;
+  }
+
+  public int sequenceBlock() {
+    return sequenceBlock;
+  }
+
+  public Collection<AutoCloseable> held() {
+    return held;
+  }
+
+  /** The last statement's key marks: its writes in flight and what its key reads were routed by. */
+  public KeyMarks marks() {
+    return marks;
+  }
+
+  /** The last statement's other guards (a key-less read's mark), attached to its plan. */
+  List<AutoCloseable> guards() {
+    return guards;
+  }
+
+  /** Forgets the last statement's marks (ending any write it left in flight): a new statement starts. */
+  void clear() {
+    marks.clear();
+    guards.clear();
+  }
+
+  /** Ends everything routing took so far (routing failed). */
+  void abandon() {
+    marks.clear();
+    Directory.release(guards);
+    guards.clear();
+  }
+
+  /** A table's columns and unique keys (read lazily), or UNKNOWN without schema access. */
+  public TableSchemas.Schema schema(String table) throws SQLException {
+    return schemas == null ? TableSchemas.Schema.UNKNOWN : schemas.of(table);
   }
 
   /**
-   * The placement a read routes a key by; outside a dry run, what it was routed by is kept (in
-   * {@code guards}) so the caller can check, once the shards answered, that no move flipped the key
-   * meanwhile ({@link dev.shardex.directory.ReadMarks#current}).
+   * The placement a read routes a key by; outside a dry run, what it was routed by is marked so the
+   * caller can check, once the shards answered, that no move flipped the key meanwhile
+   * ({@link KeyMarks#current}).
    */
-  public dev.shardex.directory.Placement read(String keySpace, Object key) throws java.sql.SQLException {
-    return dryRun ? directory.routeRead(keySpace, key) : directory.routeRead(keySpace, key, guards);
+  public Placement read(String keySpace, Object key) throws SQLException {
+    return dryRun ? directory.routeRead(keySpace, key) : directory.routeRead(keySpace, key, marks);
+  }
+
+  /** The placement a write routes a key by, the key marked in flight (see {@link Directory#routeWrite}). */
+  Placement write(String keySpace, Object key, boolean insert) throws SQLException {
+    return directory.routeWrite(keySpace, key, mode(insert), marks, held);
   }
 
   /**
-   * Marks a key-less read of the key space's SHARDED tables (not on a dry run): the mark, kept in
-   * {@code guards} until the read has its answer, says which rows each shard must hide.
+   * Marks a key-less read of the key space's SHARDED tables (not on a dry run): the mark, kept
+   * until the read has its answer, says which rows each shard must hide.
    */
   void scatter(String keySpace, java.util.Map<String, String> keyColumns, boolean numeric) {
     if (!dryRun) {

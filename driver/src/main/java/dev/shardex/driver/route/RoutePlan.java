@@ -87,9 +87,22 @@ public record RoutePlan(
     return rows == null ? null : rows.get(shard);
   }
 
+  /** A one-shard plan; shared (plans are immutable), so routing a key-equality statement allocates none. */
   public static RoutePlan one(int shard, boolean write) {
-    return new RoutePlan(Fanout.ONE, List.of(shard), write, null, List.of());
+    if (shard < 0 || shard >= ONE.length / 2) {
+      return new RoutePlan(Fanout.ONE, List.of(shard), write, null, List.of());
+    }
+    int at = shard * 2 + (write ? 1 : 0);
+    RoutePlan p = ONE[at];
+    if (p == null) {
+      p = new RoutePlan(Fanout.ONE, List.of(shard), write, null, List.of());
+      ONE[at] = p; // a race makes an equal plan twice: harmless
+    }
+    return p;
   }
+
+  /** The one-shard plans of shards 0..255, read and written (with) each. */
+  private static final RoutePlan[] ONE = new RoutePlan[512];
 
   public static RoutePlan of(Fanout fanout, List<Integer> shards, boolean write) {
     if (shards.size() == 1 && fanout != Fanout.DDL) {

@@ -12,7 +12,9 @@ import java.util.Map;
  * <p>{@code parseError} is set only for unparseable statements that carry a routing hint.
  *
  * <p>The template knows no catalog: whether a table is SHARDED, and on which column, is looked up
- * at route time, so declaring a table never invalidates cached templates.
+ * at route time, so declaring a table never invalidates cached templates. The route stage keeps
+ * what it derived from the catalog for this template in {@code routeSlot}, tagged with the
+ * catalog's version, and derives it again when the version moves.
  */
 public record RouteTemplate(
     StatementType type,
@@ -31,7 +33,34 @@ public record RouteTemplate(
     Hints hints,
     Ddl ddl,
     java.sql.SQLException parseError,
-    boolean insertIgnore) {
+    boolean insertIgnore,
+    RouteSlot routeSlot) {
+
+  /** The route stage's per-template memo (its binding to the catalog); opaque to this package. */
+  public static final class RouteSlot {
+    private volatile Object value;
+
+    public Object get() {
+      return value;
+    }
+
+    public void set(Object v) {
+      value = v;
+    }
+
+    @Override
+    public String toString() {
+      return "RouteSlot";
+    }
+  }
+
+  public RouteTemplate(StatementType type, int parameterCount, List<TableRef> tables, int[] scopeParents,
+      List<KeyPredicate> keys, List<ColumnLink> links, int target, List<String> insertColumns,
+      List<List<ValueSource>> insertRows, boolean insertSelect, Map<String, ValueSource> assignments, SelectShape shape,
+      boolean writeLimit, Hints hints, Ddl ddl, java.sql.SQLException parseError, boolean insertIgnore) {
+    this(type, parameterCount, tables, scopeParents, keys, links, target, insertColumns, insertRows, insertSelect,
+        assignments, shape, writeLimit, hints, ddl, parseError, insertIgnore, new RouteSlot());
+  }
 
   public RouteTemplate(StatementType type, int parameterCount, List<TableRef> tables, int[] scopeParents,
       List<KeyPredicate> keys, List<ColumnLink> links, int target, List<String> insertColumns,

@@ -1,0 +1,157 @@
+package dev.shardex.driver.route;
+
+import dev.shardex.directory.Directory;
+import dev.shardex.directory.ShardexError;
+import dev.shardex.directory.TableDef;
+import dev.shardex.directory.TableKind;
+import dev.shardex.driver.sql.RouteTemplate;
+import dev.shardex.driver.sql.ValueSource;
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Routes INSERT and REPLACE: each row goes where its key lives (new keys are placed), a multi-row
+ * INSERT is split by owner, a sequence-filled column gets its ids first; GLOBAL tables get the row
+ * everywhere, SINGLE and unknown tables on their home shard. Upserts must not move a row's key.
+ */
+final class InsertRoute {
+  private InsertRoute() {}
+
+  static RoutePlan plan(RouteTemplate t, Object[] values, RouteContext ctx) throws SQLException {
+    RoutePlan.Fill fill = fill(t, values, ctx);
+    RoutePlan plan = insertRoute(t, values, ctx, fill);
+    return fill == null ? plan : plan.withFill(fill);
+  }
+
+  /**
+   * The ids a sequence-filled column gets when the INSERT omits it or gives NULL (one per row, from this
+   * instance's block), or null. EXPLAIN ROUTE shows ids too: the block they came from is spent.
+   */
+  private static RoutePlan.Fill fill(RouteTemplate t, Object[] values, RouteContext ctx) throws SQLException {
+    if (t.targetTable() == null || t.insertSelect() || t.insertColumns().isEmpty() || t.insertRows().isEmpty()) {
+      return null;
+    }
+    String column = ctx.directory().sequenceColumn(t.targetTable().name());
+    int at = column == null ? -1 : t.insertColumns().indexOf(column);
+    if (column == null || (at >= 0 && !allNull(t.insertRows(), at, values))) {
+      return null;
+    }
+    String sequence = t.targetTable().name() + "." + column;
+    return new RoutePlan.Fill(column, ctx.directory().nextIds(sequence, t.insertRows().size(), ctx.sequenceBlock()), at);
+  }
+
+  /** Whether every row gives NULL at this position: as for AUTO_INCREMENT, NULL asks for the next id. */
+  private static boolean allNull(List<List<ValueSource>> rows, int at, Object[] values) {
+    for (List<ValueSource> row : rows) {
+      ValueSource v = at < row.size() ? row.get(at) : null;
+      boolean isNull = v instanceof ValueSource.Literal l ? l.value() == null
+          : v instanceof ValueSource.Param p && p.index() < values.length && values[p.index()] == null;
+      if (!isNull) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  private static RoutePlan insertRoute(RouteTemplate t, Object[] values, RouteContext ctx, RoutePlan.Fill fill)
+      throws SQLException {
+    Directory dir = ctx.directory();
+    if (t.targetTable() == null) {
+      return RoutePlan.one(Router.anyReadable(ctx), true);
+    }
+    String table = t.targetTable().name();
+    TableDef def = dir.table(table);
+    if (def == null || def.kind() == TableKind.SINGLE) {
+      int home = def == null || def.homeShard() == null ? dir.homeShard() : def.homeShard();
+      if (t.insertSelect()) {
+        requireSourceOn(t, values, ctx, home, table);
+      }
+      return RoutePlan.one(home, true);
+    }
+    if (def.kind() == TableKind.GLOBAL) {
+      if (t.insertSelect()) {
+        requireNoShardedSource(t, dir, table);
+      }
+      return RoutePlan.of(Fanout.REPLICATE, List.copyOf(dir.shards().keySet()), true);
+    }
+    if (t.insertSelect()) {
+      throw ShardexError.INSERT_SELECT.exception(table);
+    }
+    // the table's columns and unique keys are read (once, lazily) only when this INSERT needs them
+    String upsert = t.upsertKind();
+    List<String> columns = t.insertColumns();
+    TableSchemas.Schema schema = upsert != null || columns.isEmpty() ? ctx.schema(table) : TableSchemas.Schema.UNKNOWN;
+    String unkeyed = upsert == null ? null : schema.keyWithout(def.keyColumn());
+    if (unkeyed != null) {
+      throw ShardexError.UPSERT_KEY.exception(upsert, table, unkeyed, def.keyColumn(), def.keyColumn());
+    }
+    ValueSource keySet = t.assignments().get(def.keyColumn());
+    if (keySet instanceof ValueSource.Opaque expression && !keepsKey(expression.text(), def.keyColumn())) {
+      throw ShardexError.KEY_CHANGE.exception(table, def.keyColumn(), "in ON DUPLICATE KEY UPDATE to an expression ('"
+          + expression.text() + "') that may name a key on another shard");
+    }
+    if (columns.isEmpty() && schema.known()) {
+      columns = schema.columnNames(); // INSERT INTO t VALUES (...): the table's columns, in order
+    }
+    int keyIndex = columns.indexOf(def.keyColumn());
+    for (List<ValueSource> row : t.insertRows()) {
+      if (keyIndex >= row.size()) {
+        throw ShardexError.UNSUPPORTED.exception("INSERT into " + table + " giving " + row.size() + " values for "
+            + columns.size() + " columns", "give one value per column, or name the columns");
+      }
+    }
+    boolean keyFilled = fill != null && fill.column().equals(def.keyColumn());
+    if (keyIndex < 0 && !keyFilled) {
+      throw ShardexError.INSERT_NO_KEY.exception(table, def.keyColumn(), def.keyColumn());
+    }
+    var type = dir.keySpace(def.keySpace()).keyType();
+    java.util.TreeMap<Integer, List<Integer>> rowsPerShard = new java.util.TreeMap<>();
+    List<List<ValueSource>> rows = t.insertRows();
+    for (int r = 0; r < rows.size(); r++) {
+      Object raw = keyFilled ? (Object) fill.ids()[r] : Router.valueOf(rows.get(r).get(keyIndex), values, table, def.keyColumn());
+      Object key = type.canonical(raw, table);
+      int shard = ctx.write(def.keySpace(), key, true).shardId();
+      rowsPerShard.computeIfAbsent(shard, s -> new ArrayList<>()).add(r);
+    }
+    ValueSource onDuplicate = t.assignments().get(def.keyColumn());
+    if (onDuplicate != null && !(onDuplicate instanceof ValueSource.Opaque)) {
+      Router.checkKeyStays(def, onDuplicate, values, List.copyOf(rowsPerShard.keySet()), ctx);
+    }
+    if (rowsPerShard.size() == 1) {
+      return RoutePlan.one(rowsPerShard.firstKey(), true);
+    }
+    java.util.Map<Integer, int[]> split = new java.util.TreeMap<>();
+    rowsPerShard.forEach((shard, list) -> split.put(shard, list.stream().mapToInt(Integer::intValue).toArray()));
+    return RoutePlan.split(split);
+  }
+
+  /**
+   * {@code key = VALUES(key)}, {@code key = key} or {@code key = alias.key} in ON DUPLICATE KEY
+   * UPDATE: the colliding row has the same key (every unique key contains it), so nothing moves.
+   */
+  private static boolean keepsKey(String expression, String keyColumn) {
+    String e = expression.replace("`", "").replaceAll("\\s+", "").toLowerCase(java.util.Locale.ROOT);
+    return e.equals(keyColumn) || e.equals("values(" + keyColumn + ")") || e.endsWith("." + keyColumn)
+        && e.indexOf('.') == e.lastIndexOf('.') && e.matches("[a-z0-9_$]+\\.[a-z0-9_$]+");
+  }
+
+  private static void requireSourceOn(RouteTemplate t, Object[] values, RouteContext ctx, int shard, String table)
+      throws SQLException {
+    RoutePlan source = new QueryRoute(t, values, ctx).sourcePlan();
+    if (source != null && (source.shards().size() != 1 || source.single() != shard)) {
+      throw ShardexError.CROSS_SHARD.exception("INSERT ... SELECT into " + table, Router.join(source.shards()) + " and " + shard,
+          "INSERT ... SELECT runs on one shard only", "read the rows, then insert them");
+    }
+  }
+
+  private static void requireNoShardedSource(RouteTemplate t, Directory dir, String table) throws SQLException {
+    for (var ref : t.tables()) {
+      TableDef def = dir.table(ref.name());
+      if ((def == null || def.kind() != TableKind.GLOBAL) && !ref.name().equals(table)) {
+        throw ShardexError.CROSS_SHARD.exception("INSERT ... SELECT into GLOBAL table " + table, Router.join(dir.shards().keySet()),
+            "its source " + ref.name() + " is not on every shard", "read the rows, then insert them");
+      }
+    }
+  }
+}

@@ -1,0 +1,129 @@
+package dev.shardex.driver.route;
+
+import dev.shardex.directory.Directory;
+import dev.shardex.directory.ShardexError;
+import dev.shardex.directory.TableDef;
+import dev.shardex.directory.TableKind;
+import dev.shardex.driver.sql.ColumnLink;
+import dev.shardex.driver.sql.ColumnRef;
+import dev.shardex.driver.sql.KeyPredicate;
+import dev.shardex.driver.sql.RouteTemplate;
+import dev.shardex.driver.sql.TableRef;
+import dev.shardex.driver.sql.ValueSource;
+import java.sql.SQLException;
+import java.util.List;
+import java.util.TreeSet;
+
+/**
+ * A SELECT/UPDATE/DELETE template's table references bound to the catalog: each reference's
+ * declaration, the values of its tightest key predicate, and the components that join equalities
+ * between key columns (of one key space) glue references into (rows of a component live together).
+ */
+final class QueryRefs {
+  final RouteTemplate t;
+  final TableDef[] defs;
+  final List<ValueSource>[] keyValues;
+  private final int[] parent;
+
+  @SuppressWarnings("unchecked")
+  QueryRefs(RouteTemplate t, Directory dir) throws SQLException {
+    this.t = t;
+    int n = t.tables().size();
+    this.defs = new TableDef[n];
+    this.keyValues = new List[n];
+    this.parent = new int[n];
+    for (int i = 0; i < n; i++) {
+      defs[i] = dir.table(t.tables().get(i).name());
+      parent[i] = i;
+    }
+    for (ColumnLink link : t.links()) {
+      int a = resolve(link.left());
+      int b = resolve(link.right());
+      if (a >= 0 && b >= 0) {
+        if (!defs[a].keySpace().equals(defs[b].keySpace())) {
+          throw ShardexError.CROSS_KEYSPACE.exception(defs[a].name(), defs[a].keySpace(), defs[b].name(), defs[b].keySpace());
+        }
+        parent[find(a)] = find(b);
+      }
+    }
+    for (KeyPredicate kp : t.keys()) {
+      int r = resolve(kp.column());
+      if (r >= 0 && (keyValues[r] == null || kp.values().size() < keyValues[r].size())) {
+        keyValues[r] = kp.values();
+      }
+    }
+  }
+
+  /** The SHARDED reference whose key column this is, or -1. */
+  int resolve(ColumnRef c) {
+    List<TableRef> refs = t.tables();
+    for (int scope = c.scope(); scope >= 0; scope = t.scopeParents()[scope]) {
+      int found = -1;
+      int candidates = 0;
+      for (int i = 0; i < refs.size(); i++) {
+        TableRef ref = refs.get(i);
+        if (ref.scope() != scope) {
+          continue;
+        }
+        if (c.qualifier() != null) {
+          if (ref.answersTo(c.qualifier())) {
+            return isKey(i, c.column()) ? i : -1;
+          }
+        } else if (isKey(i, c.column())) {
+          found = i;
+          candidates++;
+        }
+      }
+      if (c.qualifier() == null && candidates > 0) {
+        return candidates == 1 || sameComponent(scope, c.column()) ? found : -1;
+      }
+      if (c.qualifier() == null && hasTables(scope)) {
+        return -1; // unqualified names bind to the innermost scope that has tables
+      }
+    }
+    return -1;
+  }
+
+  /** Whether every reference of the scope keyed on this column is in one component (JOIN ... USING). */
+  private boolean sameComponent(int scope, String column) {
+    int root = -1;
+    for (int i = 0; i < defs.length; i++) {
+      if (t.tables().get(i).scope() == scope && isKey(i, column)) {
+        if (root >= 0 && find(i) != root) {
+          return false;
+        }
+        root = find(i);
+      }
+    }
+    return true;
+  }
+
+  private boolean hasTables(int scope) {
+    return t.tables().stream().anyMatch(r -> r.scope() == scope);
+  }
+
+  boolean isKey(int ref, String column) {
+    TableDef def = defs[ref];
+    return def != null && def.kind() == TableKind.SHARDED && def.keyColumn().equals(column);
+  }
+
+  int find(int i) {
+    while (parent[i] != i) {
+      parent[i] = parent[parent[i]];
+      i = parent[i];
+    }
+    return i;
+  }
+
+  String names(List<Integer> refs) {
+    TreeSet<String> names = new TreeSet<>();
+    refs.forEach(r -> names.add(defs[r].name()));
+    return String.join(", ", names);
+  }
+
+  String keyColumns(List<Integer> refs) {
+    TreeSet<String> keys = new TreeSet<>();
+    refs.forEach(r -> keys.add(defs[r].name() + "." + defs[r].keyColumn()));
+    return String.join(", ", keys);
+  }
+}
