@@ -21,6 +21,8 @@ import java.util.List;
  */
 public final class ShardexPreparedStatement extends UnsupportedPreparedStatement {
   private final String sql;
+  /** What a shard gets when the plan sends the statement as written. */
+  private final ShardSql whole;
   private final RouteTemplate template;
   private final boolean wantKeys;
   private final Parameters parameters;
@@ -29,6 +31,7 @@ public final class ShardexPreparedStatement extends UnsupportedPreparedStatement
   ShardexPreparedStatement(ShardexConnection connection, String sql, boolean wantKeys) throws SQLException {
     super(connection);
     this.sql = sql;
+    this.whole = ShardSql.whole(sql);
     this.template = Jdbc.guarded(sql, () -> connection.cluster().templates().prepared(sql));
     this.wantKeys = wantKeys;
     // statements Shardex does not parse (SET, DDL, ...) carry no count in their template: count the markers
@@ -81,7 +84,7 @@ public final class ShardexPreparedStatement extends UnsupportedPreparedStatement
   /** One shard's share: the physical statement for its text (reused per connection), bound and run. */
   @Override
   public Statement run(ShardLease lease, int shard, RoutePlan plan) throws SQLException {
-    ShardSql q = plan.sqlFor(sql, shard);
+    ShardSql q = plan.asWritten() ? whole : plan.sqlFor(sql, shard);
     PreparedStatement ps = lease.prepare(q.text(), wantKeys);
     configure(ps);
     bind(ps, parameters, q);

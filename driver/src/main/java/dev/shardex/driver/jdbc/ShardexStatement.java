@@ -131,7 +131,7 @@ public class ShardexStatement extends StatementOptions implements ShardCall, Mer
   public Statement run(ShardLease lease, int shard, RoutePlan plan) throws SQLException {
     Statement s = lease.statement();
     configure(s);
-    s.execute(plan.sqlFor(plainSql, shard).text(), plainKeys);
+    s.execute(plan.asWritten() ? plainSql : plan.sqlFor(plainSql, shard).text(), plainKeys);
     return s;
   }
 

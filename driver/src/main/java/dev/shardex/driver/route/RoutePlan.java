@@ -36,6 +36,11 @@ public record RoutePlan(
   }
 
   /** The text and parameters this shard gets: the statement, a split INSERT's share, plus filled ids. */
+  /** Whether every shard gets the statement's own text and parameters (no split, filled ids or hidden rows). */
+  public boolean asWritten() {
+    return inSplit == null && rows == null && fill == null && guards.isEmpty();
+  }
+
   public dev.shardex.driver.sql.ShardSql sqlFor(String sql, int shard) throws java.sql.SQLException {
     if (inSplit != null && inSplit.keep().containsKey(shard)) {
       dev.shardex.driver.sql.InListSplitter list = dev.shardex.driver.sql.InListSplitter.of(sql, inSplit.column(), inSplit.size());
