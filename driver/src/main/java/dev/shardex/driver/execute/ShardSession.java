@@ -29,8 +29,6 @@ public final class ShardSession implements ShardAccess {
   private final TreeMap<Integer, Connection> pinned = new TreeMap<>();
   private final Transaction tx;
   private Metrics metrics = Metrics.none();
-  /** In-flight marks of keys this transaction wrote: held until it commits or rolls back. */
-  private final List<AutoCloseable> heldGuards = new ArrayList<>();
 
   public ShardSession(Directory directory, ShardPools pools, ShardPools.Credentials credentials) {
     this.directory = directory;
@@ -239,44 +237,21 @@ public final class ShardSession implements ShardAccess {
   }
 
   /**
-   * A write has run: its keys stop being in flight now in autocommit, or when the transaction
-   * ends (a mover must not copy a key while an uncommitted write to it may still commit).
+   * A statement has run: its write guards end now in autocommit, or are held until the
+   * transaction ends (see {@link Transaction#settle}); its read marks end with its answer.
    */
   public void settle(List<AutoCloseable> guards) {
-    if (guards.isEmpty()) {
-      return;
-    }
-    if (state.autoCommit) {
-      Directory.release(guards);
-    } else {
-      heldGuards.addAll(dev.shardex.directory.ReadMarks.release(guards)); // a read's ticket ends with its answer
-    }
+    tx.settle(guards, state.autoCommit);
   }
 
-  /**
-   * As {@link #settle(List)}, for a statement whose key marks its route context kept: its writes
-   * end now in autocommit, or are held (as guards) until the transaction ends; its read marks stay
-   * for the caller's {@link dev.shardex.directory.KeyMarks#current} check.
-   */
+  /** As {@link #settle(List)}, with the key marks the route context kept (they stay for the caller's check). */
   public void settle(dev.shardex.directory.KeyMarks marks, List<AutoCloseable> guards) {
-    if (marks.hasWrites()) {
-      if (state.autoCommit) {
-        marks.releaseWrites();
-      } else {
-        marks.moveWritesTo(heldGuards);
-      }
-    }
-    settle(guards);
+    tx.settle(marks, guards, state.autoCommit);
   }
 
   /** The in-flight marks this transaction holds (its keys stay writable to it while frozen). */
   public java.util.Collection<AutoCloseable> heldGuards() {
-    return heldGuards;
-  }
-
-  private void releaseGuards() {
-    Directory.release(heldGuards);
-    heldGuards.clear();
+    return tx.heldGuards();
   }
 
   /** SAVEPOINT on every shard the transaction runs on, and on those it pins later. */
@@ -315,7 +290,7 @@ public final class ShardSession implements ShardAccess {
       tx.end(commit);
     } finally {
       tx.reset();
-      releaseGuards();
+      tx.releaseGuards();
       if (branched) {
         try {
           releaseAll(); // an XA branch's connection is done with once the branch ended
@@ -361,7 +336,7 @@ public final class ShardSession implements ShardAccess {
         // closing without commit rolls back; a dead shard has rolled back already
       }
     }
-    releaseGuards();
+    tx.releaseGuards();
     releaseAll();
   }
 

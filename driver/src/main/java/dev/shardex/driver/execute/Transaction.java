@@ -31,6 +31,8 @@ final class Transaction {
   /** xa and atomic: the shards that run an XA branch. */
   private final java.util.Set<Integer> xaBranches = new java.util.HashSet<>();
   private String gtrid;
+  /** In-flight marks of keys this transaction wrote: held until it commits or rolls back. */
+  private final List<AutoCloseable> heldGuards = new ArrayList<>();
   /** Numbers the gtrids of this JVM: with the driver instance's unique id they never repeat. */
   private static final java.util.concurrent.atomic.AtomicLong TRANSACTIONS = new java.util.concurrent.atomic.AtomicLong();
 
@@ -106,6 +108,47 @@ final class Transaction {
     for (String name : savepoints) {
       ShardSession.execute(c, "SAVEPOINT `" + name + "`");
     }
+  }
+
+  /**
+   * A write has run: its keys stop being in flight now in autocommit, or when the transaction
+   * ends (a mover must not copy a key while an uncommitted write to it may still commit).
+   */
+  void settle(List<AutoCloseable> guards, boolean autoCommit) {
+    if (guards.isEmpty()) {
+      return;
+    }
+    if (autoCommit) {
+      Directory.release(guards);
+    } else {
+      heldGuards.addAll(dev.shardex.directory.ReadMarks.release(guards)); // a read's ticket ends with its answer
+    }
+  }
+
+  /**
+   * As {@link #settle(List, boolean)}, for a statement whose key marks its route context kept: its writes
+   * end now in autocommit, or are held (as guards) until the transaction ends; its read marks stay
+   * for the caller's {@link dev.shardex.directory.KeyMarks#current} check.
+   */
+  void settle(dev.shardex.directory.KeyMarks marks, List<AutoCloseable> guards, boolean autoCommit) {
+    if (marks.hasWrites()) {
+      if (autoCommit) {
+        marks.releaseWrites();
+      } else {
+        marks.moveWritesTo(heldGuards);
+      }
+    }
+    settle(guards, autoCommit);
+  }
+
+  /** The in-flight marks this transaction holds (its keys stay writable to it while frozen). */
+  java.util.Collection<AutoCloseable> heldGuards() {
+    return heldGuards;
+  }
+
+  void releaseGuards() {
+    Directory.release(heldGuards);
+    heldGuards.clear();
   }
 
   /** SAVEPOINT on every shard the transaction runs on; replayed on those it joins later. */
