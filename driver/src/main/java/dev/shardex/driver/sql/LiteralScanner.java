@@ -1,0 +1,181 @@
+package dev.shardex.driver.sql;
+
+import java.util.Locale;
+import java.util.Set;
+
+/**
+ * The one pass over a plain statement's text that finds the literals {@link SqlLexer#normalise}
+ * takes out: numeric and string literals become {@code ?}; literals that cannot become a
+ * parameter are kept: numbers glued to identifiers ({@code t1}), introduced strings
+ * ({@code _utf8'x'}, {@code N'x'}), hex and bit literals, an INTERVAL's count (JSqlParser cannot
+ * take "INTERVAL ? DAY AND ..."), a position in ORDER/GROUP BY (a ? there would sort by a
+ * constant), numbers beyond any MySQL number. Comments (hints live there) and back-quoted names are
+ * kept verbatim.
+ *
+ * <p>It copies nothing: the answer is a {@link PlainKey}, the text plus where its literals are.
+ * What it looks back at (the sign of a minus, INTERVAL, a position after BY or a comma) it reads
+ * from the text itself: a literal taken out ends in a quote, a digit or a dot, never in a letter,
+ * an operator, a bracket or a comma, so the text reads there exactly as the normalised text would.
+ */
+final class LiteralScanner {
+  private LiteralScanner() {}
+
+  private static final boolean[] ASCII_IDENTIFIER = new boolean[128];
+
+  static {
+    for (char c = 0; c < 128; c++) {
+      ASCII_IDENTIFIER[c] = Character.isLetterOrDigit(c) || c == '_' || c == '$';
+    }
+  }
+
+  static PlainKey scan(String sql) {
+    int n = sql.length();
+    int[] spans = new int[8];
+    int count = 0;
+    boolean afterBy = false; // the last clause keyword seen was BY (ORDER BY, GROUP BY)
+    int i = 0;
+    while (i < n) {
+      char c = sql.charAt(i);
+      int end;
+      if (c == '`') {
+        i = SqlLexer.quotedEnd(sql, i, '`');
+      } else if ((c == '#' || c == '-' || c == '/') && (end = SqlLexer.commentEnd(sql, i)) > i) {
+        i = end;
+      } else if (c == '\'' || c == '"') {
+        end = SqlLexer.quotedEnd(sql, i, c);
+        if (i == 0 || !isIdentifierPart(sql.charAt(i - 1))) { // else an introducer or x'..'/b'..': kept
+          spans = add(spans, count++, i, end);
+        }
+        i = end;
+      } else if (startsNumber(sql, i) || (c == '-' && startsNumber(sql, i + 1) && signAllowed(sql, i))) {
+        boolean negative = c == '-';
+        int from = negative ? i + 1 : i;
+        end = numberEnd(sql, from);
+        boolean glued = (i > 0 && (isIdentifierPart(sql.charAt(i - 1)) || sql.charAt(i - 1) == '.'))
+            || (end < n && isIdentifierPart(sql.charAt(end)));
+        if (glued || afterInterval(sql, i) || (afterBy && !negative && positional(sql, i))
+            || (sql.charAt(from) == '0' && from + 1 < n && (sql.charAt(from + 1) == 'x' || sql.charAt(from + 1) == 'b'))) {
+          end = Math.max(end, identifierEnd(sql, from));
+        } else if (LiteralValues.isNumber(sql, from, end)) { // else beyond any MySQL number: the shard will say
+          spans = add(spans, count++, i, end);
+        }
+        i = end;
+      } else if (isIdentifierPart(c)) {
+        end = identifierEnd(sql, i);
+        int clause = clause(sql, i, end);
+        if (clause != NOT_A_CLAUSE) {
+          afterBy = clause == BY;
+        }
+        i = end;
+      } else {
+        i++;
+      }
+    }
+    return new PlainKey(sql, spans, count);
+  }
+
+  private static int[] add(int[] spans, int index, int start, int end) {
+    int[] s = 2 * index + 2 <= spans.length ? spans : java.util.Arrays.copyOf(spans, spans.length * 2);
+    s[2 * index] = start;
+    s[2 * index + 1] = end;
+    return s;
+  }
+
+  private static final int NOT_A_CLAUSE = -1;
+  private static final int OTHER_CLAUSE = 0;
+  private static final int BY = 1;
+  private static final Set<String> CLAUSES = Set.of("SELECT", "FROM", "WHERE", "BY", "HAVING", "LIMIT", "OFFSET",
+      "ON", "SET", "VALUES", "JOIN", "UNION", "WINDOW", "INTO", "AND", "OR");
+  private static final String[][] CLAUSES_BY_LENGTH = {{}, {}, {"BY", "ON", "OR"}, {"SET", "AND"},
+      {"FROM", "JOIN", "INTO"}, {"WHERE", "LIMIT", "UNION"}, {"SELECT", "HAVING", "OFFSET", "VALUES", "WINDOW"}};
+
+  /** Whether the word sql[from, to), upper-cased, is BY, another clause keyword or none. */
+  private static int clause(String sql, int from, int to) {
+    int length = to - from;
+    for (int k = from; k < to; k++) {
+      if (sql.charAt(k) >= 128) { // upper-casing may change its length: ask the JDK
+        String word = sql.substring(from, to).toUpperCase(Locale.ROOT);
+        return word.equals("BY") ? BY : CLAUSES.contains(word) ? OTHER_CLAUSE : NOT_A_CLAUSE;
+      }
+    }
+    if (length >= CLAUSES_BY_LENGTH.length) {
+      return NOT_A_CLAUSE;
+    }
+    for (String word : CLAUSES_BY_LENGTH[length]) {
+      if (sql.regionMatches(true, from, word, 0, length)) {
+        return word.equals("BY") ? BY : OTHER_CLAUSE;
+      }
+    }
+    return NOT_A_CLAUSE;
+  }
+
+  /** The last character before i that is not white space; -1 if none. */
+  private static int lastNonSpace(String sql, int i) {
+    int k = i - 1;
+    while (k >= 0 && Character.isWhitespace(sql.charAt(k))) {
+      k--;
+    }
+    return k;
+  }
+
+  /** A minus is a sign (not a subtraction) after an operator, an opening bracket or a comma. */
+  private static boolean signAllowed(String sql, int i) {
+    int k = lastNonSpace(sql, i);
+    return k >= 0 && "=<>(,!".indexOf(sql.charAt(k)) >= 0;
+  }
+
+  /** In an ORDER/GROUP BY list, a number right after BY or a comma is a column position. */
+  private static boolean positional(String sql, int i) {
+    int k = lastNonSpace(sql, i);
+    return k >= 0 && (sql.charAt(k) == ',' || (k >= 1 && sql.regionMatches(true, k - 1, "BY", 0, 2)));
+  }
+
+  private static boolean afterInterval(String sql, int i) {
+    int k = lastNonSpace(sql, i);
+    int end = k + 1;
+    while (k >= 0 && Character.isLetter(sql.charAt(k))) {
+      k--;
+    }
+    return end - (k + 1) == 8 && sql.regionMatches(true, k + 1, "INTERVAL", 0, 8);
+  }
+
+  private static int numberEnd(String sql, int i) {
+    int n = sql.length();
+    int j = i;
+    boolean dot = false;
+    while (j < n && (Character.isDigit(sql.charAt(j)) || (sql.charAt(j) == '.' && !dot))) {
+      dot |= sql.charAt(j) == '.';
+      j++;
+    }
+    if (j < n && (sql.charAt(j) == 'e' || sql.charAt(j) == 'E')) {
+      int k = j + 1;
+      if (k < n && (sql.charAt(k) == '+' || sql.charAt(k) == '-')) {
+        k++;
+      }
+      if (k < n && Character.isDigit(sql.charAt(k))) {
+        j = k;
+        while (j < n && Character.isDigit(sql.charAt(j))) {
+          j++;
+        }
+      }
+    }
+    return j;
+  }
+
+  private static boolean startsNumber(String sql, int i) {
+    return i < sql.length() && (Character.isDigit(sql.charAt(i))
+        || (sql.charAt(i) == '.' && i + 1 < sql.length() && Character.isDigit(sql.charAt(i + 1))));
+  }
+
+  private static int identifierEnd(String sql, int i) {
+    int j = i;
+    while (j < sql.length() && isIdentifierPart(sql.charAt(j))) {
+      j++;
+    }
+    return j;
+  }
+
+  static boolean isIdentifierPart(char c) {
+    return c < 128 ? ASCII_IDENTIFIER[c] : Character.isLetterOrDigit(c);
+  }
+}
