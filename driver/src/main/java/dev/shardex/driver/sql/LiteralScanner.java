@@ -21,10 +21,13 @@ final class LiteralScanner {
   private LiteralScanner() {}
 
   private static final boolean[] ASCII_IDENTIFIER = new boolean[128];
+  /** ASCII characters that start nothing here (white space, operators, brackets, commas, ?): passed over. */
+  private static final boolean[] ASCII_INERT = new boolean[128];
 
   static {
     for (char c = 0; c < 128; c++) {
       ASCII_IDENTIFIER[c] = Character.isLetterOrDigit(c) || c == '_' || c == '$';
+      ASCII_INERT[c] = !ASCII_IDENTIFIER[c] && "`#-/'\".".indexOf(c) < 0;
     }
   }
 
@@ -32,21 +35,26 @@ final class LiteralScanner {
     int n = sql.length();
     int[] spans = new int[8];
     int count = 0;
+    int taken = 0; // characters in the literals taken out
+    int hash = 0; // String.hashCode of the normalised text so far
     boolean afterBy = false; // the last clause keyword seen was BY (ORDER BY, GROUP BY)
     int i = 0;
     while (i < n) {
       char c = sql.charAt(i);
+      if (c < 128 && ASCII_INERT[c]) {
+        hash = 31 * hash + c;
+        i++;
+        continue;
+      }
       int end;
+      boolean literal = false;
       if (c == '`') {
-        i = SqlLexer.quotedEnd(sql, i, '`');
+        end = SqlLexer.quotedEnd(sql, i, '`');
       } else if ((c == '#' || c == '-' || c == '/') && (end = SqlLexer.commentEnd(sql, i)) > i) {
-        i = end;
+        // a comment: kept as written
       } else if (c == '\'' || c == '"') {
         end = SqlLexer.quotedEnd(sql, i, c);
-        if (i == 0 || !isIdentifierPart(sql.charAt(i - 1))) { // else an introducer or x'..'/b'..': kept
-          spans = add(spans, count++, i, end);
-        }
-        i = end;
+        literal = i == 0 || !isIdentifierPart(sql.charAt(i - 1)); // else an introducer or x'..'/b'..': kept
       } else if (startsNumber(sql, i) || (c == '-' && startsNumber(sql, i + 1) && signAllowed(sql, i))) {
         boolean negative = c == '-';
         int from = negative ? i + 1 : i;
@@ -56,22 +64,37 @@ final class LiteralScanner {
         if (glued || afterInterval(sql, i) || (afterBy && !negative && positional(sql, i))
             || (sql.charAt(from) == '0' && from + 1 < n && (sql.charAt(from + 1) == 'x' || sql.charAt(from + 1) == 'b'))) {
           end = Math.max(end, identifierEnd(sql, from));
-        } else if (LiteralValues.isNumber(sql, from, end)) { // else beyond any MySQL number: the shard will say
-          spans = add(spans, count++, i, end);
+        } else {
+          literal = LiteralValues.isNumber(sql, from, end); // else beyond any MySQL number: the shard will say
         }
-        i = end;
       } else if (isIdentifierPart(c)) {
-        end = identifierEnd(sql, i);
-        int clause = clause(sql, i, end);
+        long word = 0; // the word upper-cased, a byte a character (the last 8 are kept; a keyword has at most 6)
+        boolean ascii = true;
+        end = i;
+        for (char w; end < n && isIdentifierPart(w = sql.charAt(end)); end++) {
+          hash = 31 * hash + w;
+          ascii &= w < 128;
+          word = (word << 8) | (w >= 'a' && w <= 'z' ? w - 32 : w);
+        }
+        int clause = !ascii ? clause(sql.substring(i, end)) : end - i > 6 ? NOT_A_CLAUSE : clause(word);
         if (clause != NOT_A_CLAUSE) {
           afterBy = clause == BY;
         }
         i = end;
+        continue;
       } else {
-        i++;
+        end = i + 1;
       }
+      if (literal) {
+        spans = add(spans, count++, i, end);
+        taken += end - i;
+        hash = 31 * hash + '?';
+      } else {
+        hash = PlainKey.hash(hash, sql, i, end);
+      }
+      i = end;
     }
-    return new PlainKey(sql, spans, count);
+    return new PlainKey(sql, spans, count, n - taken + count, hash);
   }
 
   private static int[] add(int[] spans, int index, int start, int end) {
@@ -86,27 +109,34 @@ final class LiteralScanner {
   private static final int BY = 1;
   private static final Set<String> CLAUSES = Set.of("SELECT", "FROM", "WHERE", "BY", "HAVING", "LIMIT", "OFFSET",
       "ON", "SET", "VALUES", "JOIN", "UNION", "WINDOW", "INTO", "AND", "OR");
-  private static final String[][] CLAUSES_BY_LENGTH = {{}, {}, {"BY", "ON", "OR"}, {"SET", "AND"},
-      {"FROM", "JOIN", "INTO"}, {"WHERE", "LIMIT", "UNION"}, {"SELECT", "HAVING", "OFFSET", "VALUES", "WINDOW"}};
+  private static final long PACKED_BY = packed("BY");
+  private static final long[] PACKED_CLAUSES = CLAUSES.stream().mapToLong(LiteralScanner::packed).toArray();
 
-  /** Whether the word sql[from, to), upper-cased, is BY, another clause keyword or none. */
-  private static int clause(String sql, int from, int to) {
-    int length = to - from;
-    for (int k = from; k < to; k++) {
-      if (sql.charAt(k) >= 128) { // upper-casing may change its length: ask the JDK
-        String word = sql.substring(from, to).toUpperCase(Locale.ROOT);
-        return word.equals("BY") ? BY : CLAUSES.contains(word) ? OTHER_CLAUSE : NOT_A_CLAUSE;
-      }
+  private static long packed(String word) {
+    long p = 0;
+    for (int k = 0; k < word.length(); k++) {
+      p = (p << 8) | word.charAt(k);
     }
-    if (length >= CLAUSES_BY_LENGTH.length) {
-      return NOT_A_CLAUSE;
+    return p;
+  }
+
+  /** Whether an ASCII word of at most 6 characters, packed upper-cased, is BY, another clause keyword or none. */
+  private static int clause(long word) {
+    if (word == PACKED_BY) {
+      return BY;
     }
-    for (String word : CLAUSES_BY_LENGTH[length]) {
-      if (sql.regionMatches(true, from, word, 0, length)) {
-        return word.equals("BY") ? BY : OTHER_CLAUSE;
+    for (long c : PACKED_CLAUSES) {
+      if (c == word) {
+        return OTHER_CLAUSE;
       }
     }
     return NOT_A_CLAUSE;
+  }
+
+  /** The same for any other word: upper-casing may change its length, so the JDK does it. */
+  private static int clause(String word) {
+    String upper = word.toUpperCase(Locale.ROOT);
+    return upper.equals("BY") ? BY : CLAUSES.contains(upper) ? OTHER_CLAUSE : NOT_A_CLAUSE;
   }
 
   /** The last character before i that is not white space; -1 if none. */
@@ -143,7 +173,7 @@ final class LiteralScanner {
     int n = sql.length();
     int j = i;
     boolean dot = false;
-    while (j < n && (Character.isDigit(sql.charAt(j)) || (sql.charAt(j) == '.' && !dot))) {
+    while (j < n && (isDigit(sql.charAt(j)) || (sql.charAt(j) == '.' && !dot))) {
       dot |= sql.charAt(j) == '.';
       j++;
     }
@@ -152,9 +182,9 @@ final class LiteralScanner {
       if (k < n && (sql.charAt(k) == '+' || sql.charAt(k) == '-')) {
         k++;
       }
-      if (k < n && Character.isDigit(sql.charAt(k))) {
+      if (k < n && isDigit(sql.charAt(k))) {
         j = k;
-        while (j < n && Character.isDigit(sql.charAt(j))) {
+        while (j < n && isDigit(sql.charAt(j))) {
           j++;
         }
       }
@@ -163,8 +193,12 @@ final class LiteralScanner {
   }
 
   private static boolean startsNumber(String sql, int i) {
-    return i < sql.length() && (Character.isDigit(sql.charAt(i))
-        || (sql.charAt(i) == '.' && i + 1 < sql.length() && Character.isDigit(sql.charAt(i + 1))));
+    return i < sql.length() && (isDigit(sql.charAt(i))
+        || (sql.charAt(i) == '.' && i + 1 < sql.length() && isDigit(sql.charAt(i + 1))));
+  }
+
+  private static boolean isDigit(char c) {
+    return c < 128 ? c >= '0' && c <= '9' : Character.isDigit(c);
   }
 
   private static int identifierEnd(String sql, int i) {

@@ -17,37 +17,33 @@ final class PlainKey {
   private final int length;
   private final int hash;
 
-  PlainKey(String sql, int[] spans, int count) {
+  /** A text with {@code count} literals at {@code spans}; its normalised text's length and hash. */
+  PlainKey(String sql, int[] spans, int count, int length, int hash) {
     this.sql = sql;
     this.spans = spans;
     this.count = count;
-    if (count == 0) {
-      this.length = sql.length();
-      this.hash = sql.hashCode();
-      return;
+    this.length = length;
+    this.hash = hash;
+  }
+
+  /**
+   * {@code String.hashCode}'s polynomial continued over sql[from, to), four characters a step
+   * (the same value, with a shorter chain of multiplications).
+   */
+  static int hash(int h, String s, int from, int to) {
+    int j = from;
+    for (; j + 4 <= to; j += 4) {
+      h = 923521 * h + 29791 * s.charAt(j) + 961 * s.charAt(j + 1) + 31 * s.charAt(j + 2) + s.charAt(j + 3);
     }
-    int h = 0;
-    int length = 0;
-    int from = 0;
-    for (int k = 0; k < count; k++) {
-      int start = spans[2 * k];
-      for (int j = from; j < start; j++) {
-        h = 31 * h + sql.charAt(j);
-      }
-      h = 31 * h + '?';
-      length += start - from + 1;
-      from = spans[2 * k + 1];
+    for (; j < to; j++) {
+      h = 31 * h + s.charAt(j);
     }
-    for (int j = from; j < sql.length(); j++) {
-      h = 31 * h + sql.charAt(j);
-    }
-    this.length = length + sql.length() - from;
-    this.hash = h;
+    return h;
   }
 
   /** The key of a normalised text (what the cache keeps). */
   static PlainKey of(String normalised) {
-    return new PlainKey(normalised, NONE, 0);
+    return new PlainKey(normalised, NONE, 0, normalised.length(), normalised.hashCode());
   }
 
   /** How many literals were taken out. */
