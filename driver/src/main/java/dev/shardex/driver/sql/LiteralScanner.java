@@ -1,5 +1,6 @@
 package dev.shardex.driver.sql;
 
+import java.util.Arrays;
 import java.util.Locale;
 import java.util.Set;
 
@@ -12,7 +13,8 @@ import java.util.Set;
  * constant), numbers beyond any MySQL number. Comments (hints live there) and back-quoted names are
  * kept verbatim.
  *
- * <p>It copies nothing: the answer is a {@link PlainKey}, the text plus where its literals are.
+ * <p>It copies nothing: the answer is a {@link PlainKey}, the text plus where its literals are, and
+ * the normalised text's length and hash, summed up on the way.
  * What it looks back at (the sign of a minus, INTERVAL, a position after BY or a comma) it reads
  * from the text itself: a literal taken out ends in a quote, a digit or a dot, never in a letter,
  * an operator, a bracket or a comma, so the text reads there exactly as the normalised text would.
@@ -31,6 +33,7 @@ final class LiteralScanner {
     }
   }
 
+  /** Where the literals of {@code sql} are, as the key of its normalised text. */
   static PlainKey scan(String sql) {
     int n = sql.length();
     int[] spans = new int[8];
@@ -98,7 +101,7 @@ final class LiteralScanner {
   }
 
   private static int[] add(int[] spans, int index, int start, int end) {
-    int[] s = 2 * index + 2 <= spans.length ? spans : java.util.Arrays.copyOf(spans, spans.length * 2);
+    int[] s = 2 * index + 2 <= spans.length ? spans : Arrays.copyOf(spans, spans.length * 2);
     s[2 * index] = start;
     s[2 * index + 1] = end;
     return s;
