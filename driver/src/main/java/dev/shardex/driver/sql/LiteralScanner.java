@@ -71,15 +71,13 @@ final class LiteralScanner {
           literal = LiteralValues.isNumber(sql, from, end); // else beyond any MySQL number: the shard will say
         }
       } else if (isIdentifierPart(c)) {
-        long word = 0; // the word upper-cased, a byte a character (the last 8 are kept; a keyword has at most 6)
-        boolean ascii = true;
+        int bits = 0; // all the word's characters or-ed: under 128 when it is ASCII
         end = i;
         for (char w; end < n && isIdentifierPart(w = sql.charAt(end)); end++) {
           hash = 31 * hash + w;
-          ascii &= w < 128;
-          word = (word << 8) | (w >= 'a' && w <= 'z' ? w - 32 : w);
+          bits |= w;
         }
-        int clause = !ascii ? clause(sql.substring(i, end)) : end - i > 6 ? NOT_A_CLAUSE : clause(word);
+        int clause = bits >= 128 ? clause(sql.substring(i, end)) : end - i > 6 ? NOT_A_CLAUSE : clause(packed(sql, i, end));
         if (clause != NOT_A_CLAUSE) {
           afterBy = clause == BY;
         }
@@ -112,13 +110,15 @@ final class LiteralScanner {
   private static final int BY = 1;
   private static final Set<String> CLAUSES = Set.of("SELECT", "FROM", "WHERE", "BY", "HAVING", "LIMIT", "OFFSET",
       "ON", "SET", "VALUES", "JOIN", "UNION", "WINDOW", "INTO", "AND", "OR");
-  private static final long PACKED_BY = packed("BY");
-  private static final long[] PACKED_CLAUSES = CLAUSES.stream().mapToLong(LiteralScanner::packed).toArray();
+  private static final long PACKED_BY = packed("BY", 0, 2);
+  private static final long[] PACKED_CLAUSES = CLAUSES.stream().mapToLong(w -> packed(w, 0, w.length())).toArray();
 
-  private static long packed(String word) {
+  /** An ASCII word upper-cased, a byte a character (a keyword has at most 6). */
+  private static long packed(String sql, int from, int to) {
     long p = 0;
-    for (int k = 0; k < word.length(); k++) {
-      p = (p << 8) | word.charAt(k);
+    for (int k = from; k < to; k++) {
+      char w = sql.charAt(k);
+      p = (p << 8) | (w >= 'a' && w <= 'z' ? w - 32 : w);
     }
     return p;
   }
