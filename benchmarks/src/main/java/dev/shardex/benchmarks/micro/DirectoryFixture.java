@@ -50,6 +50,8 @@ public class DirectoryFixture {
   public RouteTemplate point;
   public RouteTemplate update;
   public RouteTemplate insert;
+  /** A plain point select per key, its literal written in the text (PlainStatementBenchmark). */
+  public String[] plainPointTexts;
 
   @Setup(Level.Trial)
   public void start() throws Exception {
@@ -70,11 +72,13 @@ public class DirectoryFixture {
     store.declareTable(TableDef.sharded("posts", KeySpace.DEFAULT, "user_id"));
     keys = new Long[KEYS];
     pointValues = new Object[KEYS][];
+    plainPointTexts = new String[KEYS];
     insertValues = new Object[KEYS][];
     for (int u = 0; u < KEYS; u++) {
       store.assign(KeySpace.DEFAULT, Integer.toString(u), u % 4);
       keys[u] = (long) u;
       pointValues[u] = new Object[] {keys[u]};
+      plainPointTexts[u] = "SELECT user_id, name, email, visits FROM users WHERE user_id = " + u;
       insertValues[u] = new Object[] {(long) u * 100, keys[u], new java.sql.Timestamp(0), "title", "body"};
     }
     connection = DriverManager.getConnection("jdbc:shardex:" + sandbox.directoryUrl().substring("jdbc:".length())
@@ -90,6 +94,7 @@ public class DirectoryFixture {
     point = templates.prepared(POINT);
     update = templates.prepared(UPDATE);
     insert = templates.prepared(INSERT);
+    templates.plain(plainPointTexts[0]);
   }
 
   @TearDown(Level.Trial)

@@ -57,7 +57,7 @@ public class RoutingBenchmark {
     }
   }
 
-  private static RoutePlan run(RouteTemplate t, Object[] values, RouteContext ctx) throws Exception {
+  static RoutePlan run(RouteTemplate t, Object[] values, RouteContext ctx) throws Exception {
     RoutePlan plan = Router.routeMarked(t, values, ctx);
     ctx.marks().releaseWrites(); // autocommit: the write has finished (ShardSession.settle)
     Directory.release(plan.guards());

@@ -1,6 +1,5 @@
 package dev.shardex.driver.sql;
 
-import java.math.BigDecimal;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -13,69 +12,12 @@ public final class SqlLexer {
   private SqlLexer() {}
 
   /**
-   * Replaces numeric and string literals with {@code ?}. Literals that cannot become a parameter
-   * are kept: numbers glued to identifiers ({@code t1}), introduced strings ({@code _utf8'x'},
-   * {@code N'x'}), hex and bit literals. Comments are kept verbatim (hints live there).
+   * Replaces numeric and string literals with {@code ?} (what stays and why: {@link LiteralScanner}).
+   * Comments are kept verbatim (hints live there).
    */
   public static NormalizedSql normalise(String sql) {
-    StringBuilder out = new StringBuilder(sql.length());
-    List<Object> literals = new ArrayList<>();
-    int n = sql.length();
-    int i = 0;
-    String clause = "";
-    while (i < n) {
-      char c = sql.charAt(i);
-      int end;
-      if ((end = commentEnd(sql, i)) > i || c == '`') {
-        end = end > i ? end : quotedEnd(sql, i, '`');
-        out.append(sql, i, end);
-        i = end;
-      } else if (c == '\'' || c == '"') {
-        end = quotedEnd(sql, i, c);
-        if (i > 0 && isIdentifierPart(sql.charAt(i - 1))) {
-          out.append(sql, i, end); // introducer or x'..'/b'..' literal: keep as written
-        } else {
-          literals.add(unquote(sql, i, end));
-          out.append('?');
-        }
-        i = end;
-      } else if (startsNumber(sql, i) || (c == '-' && startsNumber(sql, i + 1) && signAllowed(out))) {
-        boolean negative = c == '-';
-        int from = negative ? i + 1 : i;
-        end = numberEnd(sql, from);
-        boolean glued = (i > 0 && (isIdentifierPart(sql.charAt(i - 1)) || sql.charAt(i - 1) == '.'))
-            || (end < n && isIdentifierPart(sql.charAt(end)));
-        if (glued || afterInterval(out) || (clause.equals("BY") && !negative && positional(out))
-            || (sql.charAt(from) == '0' && from + 1 < n && (sql.charAt(from + 1) == 'x' || sql.charAt(from + 1) == 'b'))) {
-          // kept as written: part of a name, an INTERVAL's count (JSqlParser cannot take
-          // "INTERVAL ? DAY AND ..."), a position in ORDER/GROUP BY (a ? there would sort by a
-          // constant), or a hex/bit literal
-          end = Math.max(end, identifierEnd(sql, from));
-          out.append(sql, i, end);
-        } else {
-          Object value = number(sql.substring(from, end));
-          if (value == null) {
-            out.append(sql, i, end); // beyond any MySQL number: the shard will say what it thinks of it
-          } else {
-            literals.add(negative ? negate(value) : value);
-            out.append('?');
-          }
-        }
-        i = end;
-      } else if (isIdentifierPart(c)) {
-        end = identifierEnd(sql, i);
-        String word = sql.substring(i, end).toUpperCase(java.util.Locale.ROOT);
-        if (CLAUSES.contains(word)) {
-          clause = word;
-        }
-        out.append(sql, i, end);
-        i = end;
-      } else {
-        out.append(c);
-        i++;
-      }
-    }
-    return new NormalizedSql(out.toString(), literals);
+    PlainKey key = LiteralScanner.scan(sql);
+    return new NormalizedSql(key.text(), java.util.Arrays.asList(key.values()));
   }
 
   /**
@@ -161,18 +103,28 @@ public final class SqlLexer {
 
   /** The first keyword, upper-cased, skipping comments and opening parentheses; "" if none. */
   public static String firstKeyword(String sql) {
+    int i = keywordStart(sql);
+    return sql.substring(i, keywordEnd(sql, i)).toUpperCase(java.util.Locale.ROOT);
+  }
+
+  /** Where the first keyword starts: past white space, comments and opening parentheses. */
+  static int keywordStart(String sql) {
     int i = skipSpaceAndComments(sql, 0);
     while (i < sql.length() && sql.charAt(i) == '(') {
       i = skipSpaceAndComments(sql, i + 1);
     }
+    return i;
+  }
+
+  /** Where the letters from i end. */
+  static int keywordEnd(String sql, int i) {
     int end = i;
     while (end < sql.length() && Character.isLetter(sql.charAt(end))) {
       end++;
     }
-    return sql.substring(i, end).toUpperCase(java.util.Locale.ROOT);
+    return end;
   }
 
-  /** If a comment starts at i, the index just past it; else i. */
   /** The {@code ?} markers of a text, outside comments and quoted text. */
   public static int countParameters(String sql) {
     int n = 0;
@@ -235,114 +187,6 @@ public final class SqlLexer {
     return n;
   }
 
-  private static String unquote(String sql, int start, int end) {
-    char quote = sql.charAt(start);
-    StringBuilder s = new StringBuilder(end - start);
-    int last = Math.min(end - 1, sql.length());
-    for (int j = start + 1; j < last; j++) {
-      char c = sql.charAt(j);
-      if (c == '\\' && j + 1 < last) {
-        char e = sql.charAt(++j);
-        s.append(switch (e) {
-          case 'n' -> '\n';
-          case 't' -> '\t';
-          case 'r' -> '\r';
-          case '0' -> '\0';
-          case 'Z' -> (char) 26;
-          default -> e;
-        });
-      } else if (c == quote && j + 1 < last && sql.charAt(j + 1) == quote) {
-        s.append(c);
-        j++;
-      } else {
-        s.append(c);
-      }
-    }
-    return s.toString();
-  }
-
-  private static int numberEnd(String sql, int i) {
-    int n = sql.length();
-    int j = i;
-    boolean dot = false;
-    while (j < n && (Character.isDigit(sql.charAt(j)) || (sql.charAt(j) == '.' && !dot))) {
-      dot |= sql.charAt(j) == '.';
-      j++;
-    }
-    if (j < n && (sql.charAt(j) == 'e' || sql.charAt(j) == 'E')) {
-      int k = j + 1;
-      if (k < n && (sql.charAt(k) == '+' || sql.charAt(k) == '-')) {
-        k++;
-      }
-      if (k < n && Character.isDigit(sql.charAt(k))) {
-        j = k;
-        while (j < n && Character.isDigit(sql.charAt(j))) {
-          j++;
-        }
-      }
-    }
-    return j;
-  }
-
-  private static final java.util.Set<String> CLAUSES = java.util.Set.of("SELECT", "FROM", "WHERE", "BY", "HAVING",
-      "LIMIT", "OFFSET", "ON", "SET", "VALUES", "JOIN", "UNION", "WINDOW", "INTO", "AND", "OR");
-
-  /** In an ORDER/GROUP BY list, a number right after BY or a comma is a column position. */
-  private static boolean positional(StringBuilder out) {
-    int k = out.length() - 1;
-    while (k >= 0 && Character.isWhitespace(out.charAt(k))) {
-      k--;
-    }
-    return k >= 0 && (out.charAt(k) == ',' || (k >= 1 && out.substring(k - 1, k + 1).equalsIgnoreCase("BY")));
-  }
-
-  private static boolean startsNumber(String sql, int i) {
-    return i < sql.length() && (Character.isDigit(sql.charAt(i))
-        || (sql.charAt(i) == '.' && i + 1 < sql.length() && Character.isDigit(sql.charAt(i + 1))));
-  }
-
-  /** A minus is a sign (not a subtraction) after an operator, an opening bracket or a comma. */
-  private static boolean signAllowed(StringBuilder out) {
-    for (int k = out.length() - 1; k >= 0; k--) {
-      char p = out.charAt(k);
-      if (!Character.isWhitespace(p)) {
-        return "=<>(,!".indexOf(p) >= 0;
-      }
-    }
-    return false;
-  }
-
-  private static boolean afterInterval(StringBuilder out) {
-    int k = out.length() - 1;
-    while (k >= 0 && Character.isWhitespace(out.charAt(k))) {
-      k--;
-    }
-    int end = k + 1;
-    while (k >= 0 && Character.isLetter(out.charAt(k))) {
-      k--;
-    }
-    return out.substring(k + 1, end).equalsIgnoreCase("INTERVAL");
-  }
-
-  private static Object negate(Object value) {
-    return value instanceof Long l ? (Object) (-l) : ((BigDecimal) value).negate();
-  }
-
-  /** The literal's value; null when it is no number MySQL could hold (an exponent past DOUBLE's range). */
-  private static Object number(String text) {
-    if (text.indexOf('.') < 0 && text.indexOf('e') < 0 && text.indexOf('E') < 0 && text.length() < 19) {
-      return Long.parseLong(text);
-    }
-    try {
-      BigDecimal d = new BigDecimal(text);
-      return Math.abs((long) d.scale()) > MAX_SCALE ? null : d;
-    } catch (NumberFormatException e) {
-      return null;
-    }
-  }
-
-  private static final int MAX_SCALE = 400;
-
   /**
    * The deepest nesting of brackets outside quotes and comments: the parser recurses once per
    * level, so the analyzer refuses a statement nested deeper than it can parse before it tries.
@@ -369,17 +213,5 @@ public final class SqlLexer {
       }
     }
     return max;
-  }
-
-  private static int identifierEnd(String sql, int i) {
-    int j = i;
-    while (j < sql.length() && isIdentifierPart(sql.charAt(j))) {
-      j++;
-    }
-    return j;
-  }
-
-  private static boolean isIdentifierPart(char c) {
-    return Character.isLetterOrDigit(c) || c == '_' || c == '$';
   }
 }

@@ -16,12 +16,13 @@ import java.util.concurrent.atomic.LongAdder;
  * its own key, and the normalised key remembers to skip straight to it next time.
  */
 public final class TemplateCache {
-  private static final Set<String> NORMALISED = Set.of("SELECT", "WITH", "INSERT", "REPLACE", "UPDATE", "DELETE");
+  private static final String[] NORMALISED_LIST = {"SELECT", "WITH", "INSERT", "REPLACE", "UPDATE", "DELETE"};
+  private static final Set<String> NORMALISED = Set.of(NORMALISED_LIST);
   private static final RouteTemplate RAW_ONLY = RouteTemplate.simple(StatementType.OTHER, 0, Hints.NONE, null);
   private static final Object[] NO_VALUES = new Object[0];
 
   private final Cache<String, RouteTemplate> cache;
-  private final Cache<String, RouteTemplate> normalised;
+  private final Cache<PlainKey, Normalised> normalised;
   private final Cache<String, MergeSpec> merges;
   private final LongAdder analyses = new LongAdder();
 
@@ -41,28 +42,52 @@ public final class TemplateCache {
     return t;
   }
 
-  /** The template of a plain statement and the values of its literals. */
+  /**
+   * The template of a plain statement and the values of its literals. On a cache hit this copies
+   * no text: the key compares the statement with the cached normalised text in place.
+   */
   public Analysis plain(String sql) throws SQLException {
-    if (!NORMALISED.contains(SqlLexer.firstKeyword(sql))) {
+    if (!normalisable(sql)) {
       return new Analysis(prepared(sql), NO_VALUES, sql);
     }
-    NormalizedSql normal = SqlLexer.normalise(sql);
-    RouteTemplate t = normalised.getIfPresent(normal.text());
-    if (t == null) {
+    PlainKey key = LiteralScanner.scan(sql);
+    Normalised entry = normalised.getIfPresent(key);
+    if (entry == null) {
+      String text = key.text();
       try {
-        t = analyse(normal.text());
+        entry = new Normalised(analyse(text), text);
       } catch (SQLException unparameterisable) {
-        if (normal.literals().isEmpty()) {
+        if (key.count() == 0) {
           throw unparameterisable; // nothing was replaced: the text itself does not parse
         }
-        normalised.put(normal.text(), RAW_ONLY);
-        return new Analysis(prepared(sql), NO_VALUES, sql);
+        entry = new Normalised(RAW_ONLY, text);
       }
-      normalised.put(normal.text(), t);
-    } else if (t == RAW_ONLY) {
+      normalised.put(PlainKey.of(text), entry);
+    }
+    if (entry.template() == RAW_ONLY) {
       return new Analysis(prepared(sql), NO_VALUES, sql);
     }
-    return new Analysis(t, normal.literals().toArray(), normal.text());
+    return new Analysis(entry.template(), key.values(), entry.text());
+  }
+
+  /** A normalised text and its template ({@link #RAW_ONLY} when only the raw text parses). */
+  private record Normalised(RouteTemplate template, String text) {}
+
+  /** Whether the first keyword is one of {@link #NORMALISED}, without copying it when it is ASCII. */
+  private static boolean normalisable(String sql) {
+    int start = SqlLexer.keywordStart(sql);
+    int end = SqlLexer.keywordEnd(sql, start);
+    for (int k = start; k < end; k++) {
+      if (sql.charAt(k) >= 128) { // upper-casing may change its length: ask the JDK
+        return NORMALISED.contains(SqlLexer.firstKeyword(sql));
+      }
+    }
+    for (String keyword : NORMALISED_LIST) {
+      if (keyword.length() == end - start && sql.regionMatches(true, start, keyword, 0, end - start)) {
+        return true;
+      }
+    }
+    return false;
   }
 
   /** How a SELECT (by its analysed text) runs on several shards and merges; rewritten once per text. */

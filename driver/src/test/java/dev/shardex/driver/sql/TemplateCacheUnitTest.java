@@ -1,6 +1,9 @@
 package dev.shardex.driver.sql;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotSame;
+import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -45,5 +48,49 @@ class TemplateCacheUnitTest {
     Analysis a = cache.plain("SELECT * FROM posts WHERE author_id IN (1, 2) AND title = 'x'");
     assertEquals(2, a.template().keys().size(), "both conjuncts seen: " + a.template().keys());
     assertEquals("author_id", a.template().keys().get(0).column().column());
+  }
+
+  @Test
+  void plain_textsDifferingOnlyInLiterals_shareOneTemplate() throws SQLException {
+    TemplateCache cache = new TemplateCache(100);
+    Analysis first = cache.plain("SELECT * FROM posts WHERE user_id = 5 AND title = 'it''s' LIMIT 10");
+    Analysis a = cache.plain("SELECT * FROM posts WHERE user_id = -77 AND title = 'a\\'b?' LIMIT 3");
+    assertEquals(1, cache.analyses());
+    assertSame(first.template(), a.template());
+    assertArrayEquals(new Object[] {-77L, "a'b?", 3L}, a.literals());
+    assertEquals("SELECT * FROM posts WHERE user_id = ? AND title = ? LIMIT ?", a.text());
+  }
+
+  @Test
+  void plain_textsDifferingInAnythingButLiterals_neverShareATemplate() throws SQLException {
+    String[] texts = {"SELECT * FROM posts WHERE user_id = 5", "SELECT * FROM posts WHERE user_id = 5 ",
+        "select * FROM posts WHERE user_id = 5", "SELECT * FROM posts WHERE author_id = 5",
+        "SELECT * FROM posts WHERE `user_id` = 5", "SELECT * FROM posts WHERE user_id = 0x5",
+        "SELECT * FROM posts WHERE user_id = b'101'", "SELECT * FROM posts WHERE user_id = 5 - 1",
+        "/* shardex: key=5 */ SELECT * FROM posts WHERE user_id = 5",
+        "/* shardex: key=6 */ SELECT * FROM posts WHERE user_id = 5",
+        "SELECT /*+ MAX_EXECUTION_TIME(1000) */ * FROM posts WHERE user_id = 5",
+        "SELECT /*+ MAX_EXECUTION_TIME(2000) */ * FROM posts WHERE user_id = 5",
+        "SELECT * FROM posts WHERE user_id = 5 -- 5\n", "SELECT * FROM posts WHERE user_id = 5 -- 6\n",
+        "SELECT * FROM posts WHERE user_id = 5 # 6\n", "SELECT * FROM posts WHERE user_id = 5 ORDER BY 1",
+        "SELECT * FROM posts WHERE user_id = 5 ORDER BY 2", "SELECT * FROM posts WHERE user_id IN (5, 6)",
+        "SELECT * FROM posts WHERE user_id IN (5, 6, 7)", "SELECT * FROM posts WHERE user_id = 5 AND title = `it's`",
+        "SELECT * FROM posts WHERE user_id = 5 AND title = _utf8'x'",
+        "SELECT * FROM posts WHERE user_id = 5 AND title = _utf8'y'",
+        "SELECT * FROM posts WHERE user_id = 5 AND d > NOW() - INTERVAL 7 DAY",
+        "SELECT * FROM posts WHERE user_id = 5 AND d > NOW() - INTERVAL 8 DAY"};
+    TemplateCache cache = new TemplateCache(100);
+    Analysis[] first = new Analysis[texts.length];
+    for (int i = 0; i < texts.length; i++) {
+      first[i] = cache.plain(texts[i]);
+      for (int j = 0; j < i; j++) {
+        assertNotSame(first[j].template(), first[i].template(), texts[j] + " | " + texts[i]);
+      }
+    }
+    long analyses = cache.analyses();
+    for (int i = 0; i < texts.length; i++) {
+      assertSame(first[i].template(), cache.plain(texts[i]).template(), texts[i]);
+    }
+    assertEquals(analyses, cache.analyses(), "every text found its own template again");
   }
 }
