@@ -20,7 +20,7 @@ import org.openjdk.jmh.annotations.TearDown;
 import org.openjdk.jmh.annotations.Warmup;
 
 /**
- * A whole cached single-shard execution, end to end, against a real 2-shard sandbox: the same
+ * A whole cached single-shard execution, end to end, against a real 4-shard sandbox: the same
  * prepared point select (and UPDATE by key) through Shardex and through Connector/J straight to
  * the owning shard. Run with {@code -prof gc}: the difference of the two {@code gc.alloc.rate.norm}
  * figures is what Shardex allocates per execution (its own code, HikariCP's borrow and return, and
@@ -37,6 +37,7 @@ public class ExecutionBenchmark {
   private static final int USERS = 256;
   private static final String POINT = "SELECT user_id, name, email, visits FROM users WHERE user_id = ?";
   private static final String UPDATE = "UPDATE users SET visits = visits + 1 WHERE user_id = ?";
+  private static final String COUNT = "SELECT COUNT(*) FROM posts WHERE created_at >= ?";
 
   private BenchCluster cluster;
   private Connection shardex;
@@ -45,25 +46,32 @@ public class ExecutionBenchmark {
   private PreparedStatement shardexUpdate;
   private PreparedStatement[] directPoint;
   private PreparedStatement[] directUpdate;
+  private PreparedStatement shardexCount;
+  private PreparedStatement[] directCount;
   private int[] owner;
   private int next;
 
   @Setup(Level.Trial)
   public void start() throws Exception {
-    cluster = BenchCluster.start("jmh-exec-" + ProcessHandle.current().pid(), 2, USERS, 1);
+    cluster = BenchCluster.start("jmh-exec-" + ProcessHandle.current().pid(), 4, USERS, 1);
     cluster.placeUsers(1);
     cluster.loadRows();
     owner = cluster.readOwners();
     shardex = DriverManager.getConnection(cluster.shardexUrl("jmh-exec"));
     shardexPoint = shardex.prepareStatement(POINT);
     shardexUpdate = shardex.prepareStatement(UPDATE);
+    shardexCount = shardex.prepareStatement(COUNT);
+    shardexCount.setTimestamp(1, BenchCluster.SCATTER_SINCE);
     direct = new Connection[cluster.shardCount()];
     directPoint = new PreparedStatement[direct.length];
     directUpdate = new PreparedStatement[direct.length];
+    directCount = new PreparedStatement[direct.length];
     for (int i = 0; i < direct.length; i++) {
       direct[i] = cluster.connectShard(i);
       directPoint[i] = direct[i].prepareStatement(POINT);
       directUpdate[i] = direct[i].prepareStatement(UPDATE);
+      directCount[i] = direct[i].prepareStatement(COUNT);
+      directCount[i].setTimestamp(1, BenchCluster.SCATTER_SINCE);
     }
   }
 
@@ -110,5 +118,25 @@ public class ExecutionBenchmark {
     int u = user();
     directUpdate[owner[u]].setLong(1, u);
     return directUpdate[owner[u]].executeUpdate();
+  }
+
+  /** The scatter COUNT: Shardex on every shard at once (merged), against... */
+  @Benchmark
+  public long shardexScatterCount() throws Exception {
+    try (ResultSet rs = shardexCount.executeQuery()) {
+      return rs.next() ? rs.getLong(1) : -1;
+    }
+  }
+
+  /** ...the same query run on each shard in turn, by hand, and added up. */
+  @Benchmark
+  public long directScatterCountInSequence() throws Exception {
+    long sum = 0;
+    for (PreparedStatement ps : directCount) {
+      try (ResultSet rs = ps.executeQuery()) {
+        sum += rs.next() ? rs.getLong(1) : 0;
+      }
+    }
+    return sum;
   }
 }
