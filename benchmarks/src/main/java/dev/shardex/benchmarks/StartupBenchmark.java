@@ -112,7 +112,7 @@ final class StartupBenchmark {
   }
 
   /** Declares bench_t_N tables (SHARDED by user_id) with DirectoryStore.declareTable until the catalog holds {@code total}. */
-  private long declareUpTo(int total) throws Exception {
+  long declareUpTo(int total) throws Exception {
     long start = System.nanoTime();
     int from = declared;
     int threads = 4;

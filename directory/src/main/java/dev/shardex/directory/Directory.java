@@ -10,7 +10,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.TreeMap;
-import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 
@@ -71,7 +70,7 @@ public final class Directory implements AutoCloseable {
     this.options = options;
     this.displayUrl = displayUrl;
     this.ownedPool = ownedPool;
-    this.clientId = clientName + "-" + UUID.randomUUID().toString().substring(0, 8);
+    this.clientId = ClientIds.next(clientName);
     this.lease = new Lease(options.ticker(), options.leaseMs(), displayUrl);
     this.tables = Caffeine.newBuilder().maximumSize(100_000).build();
     this.sequences = new SequenceStore(store);

@@ -24,12 +24,19 @@ import java.util.TreeMap;
  * table, and they are never logged or printed.
  */
 final class Authenticator {
-  private static final byte[] SALT = new SecureRandom().generateSeed(16);
+  private static final byte[] SALT = salt();
 
   /** MySQL's "access denied" codes: bad password, no rights on the database, auth plugin refusal. */
   private static final java.util.Set<Integer> DENIED = java.util.Set.of(1044, 1045, 1698, 1251);
 
   private Authenticator() {}
+
+  /** 16 bytes from the platform's non-blocking SecureRandom (generateSeed may wait for /dev/random). */
+  private static byte[] salt() {
+    byte[] salt = new byte[16];
+    new SecureRandom().nextBytes(salt);
+    return salt;
+  }
 
   /** A salted digest of every password option in {@code props}, for the cluster key. */
   static String passwordDigest(Properties props) {
@@ -42,12 +49,12 @@ final class Authenticator {
     try {
       MessageDigest sha = MessageDigest.getInstance("SHA-256");
       sha.update(SALT);
-      secrets.forEach((k, v) -> {
-        sha.update(k.getBytes(StandardCharsets.UTF_8));
+      for (Map.Entry<String, String> e : secrets.entrySet()) {
+        sha.update(e.getKey().getBytes(StandardCharsets.UTF_8));
         sha.update((byte) 0);
-        sha.update(v.getBytes(StandardCharsets.UTF_8));
+        sha.update(e.getValue().getBytes(StandardCharsets.UTF_8));
         sha.update((byte) 0);
-      });
+      }
       return Base64.getEncoder().encodeToString(sha.digest());
     } catch (NoSuchAlgorithmException e) {
       throw new IllegalStateException("SHA-256 is required of every Java runtime", e);
