@@ -94,14 +94,30 @@ public final class Directory implements AutoCloseable {
    */
   public static Directory open(String jdbcUrl, String user, String password, DirectoryOptions options, String clientName)
       throws SQLException {
+    return open(jdbcUrl, user, password, options, clientName, null);
+  }
+
+  /**
+   * The same, adopting {@code login} (an open connection to the same URL with the same
+   * credentials, or null) as the pool's first connection instead of opening another one; it is
+   * closed if the directory cannot be opened.
+   */
+  public static Directory open(String jdbcUrl, String user, String password, DirectoryOptions options, String clientName,
+      java.sql.Connection login) throws SQLException {
     Redact.Credentials split = Redact.credentials(jdbcUrl);
-    String login = user != null ? user : split.user();
+    String name = user != null ? user : split.user();
     String secret = password != null ? password : split.password();
     String display = Redact.url(split.url());
     HikariConfig config = new HikariConfig();
     config.setJdbcUrl(split.url());
-    config.setUsername(login);
-    config.setPassword(secret);
+    DirectoryConnections connections = null;
+    if (login != null) {
+      connections = new DirectoryConnections(split.url(), name, secret, login);
+      config.setDataSource(connections);
+    } else {
+      config.setUsername(name);
+      config.setPassword(secret);
+    }
     config.setMaximumPoolSize(4);
     config.setMinimumIdle(1);
     config.setConnectionTimeout(Math.max(250, Math.min(5_000, options.leaseMs())));
@@ -120,8 +136,18 @@ public final class Directory implements AutoCloseable {
     try {
       return new Directory(new DirectoryStore(pool), options, display, pool, clientName);
     } catch (SQLException e) {
-      pool.close();
+      closeUnopened(pool, connections);
       throw unreachable(e, display, secret);
+    } catch (RuntimeException e) {
+      closeUnopened(pool, connections);
+      throw e;
+    }
+  }
+
+  private static void closeUnopened(HikariDataSource pool, DirectoryConnections connections) {
+    pool.close();
+    if (connections != null) {
+      connections.discardUnused();
     }
   }
 

@@ -67,9 +67,10 @@ final class Authenticator {
 
   /**
    * Logs in to the directory once with these credentials, straight through Connector/J (no pool,
-   * no retry), and refuses with SQLState 28000 when the server denies access.
+   * no retry), and refuses with SQLState 28000 when the server denies access. Returns the open
+   * connection, which the directory pool then adopts instead of opening its first one.
    */
-  static void login(String directoryUrl, String user, String password, long timeoutMs) throws SQLException {
+  static Connection login(String directoryUrl, String user, String password, long timeoutMs) throws SQLException {
     Properties p = new Properties();
     if (user != null) {
       p.setProperty("user", user);
@@ -77,10 +78,12 @@ final class Authenticator {
     p.setProperty("password", password == null ? "" : password);
     p.setProperty("connectTimeout", Long.toString(timeoutMs));
     p.setProperty("socketTimeout", Long.toString(Math.max(timeoutMs, 1000)));
-    try (Connection c = new com.mysql.cj.jdbc.Driver().connect(directoryUrl, p)) {
+    try {
+      Connection c = new com.mysql.cj.jdbc.Driver().connect(directoryUrl, p);
       if (c == null) {
         throw ShardexError.BAD_OPTION.exception("directory URL", Redact.url(directoryUrl), "expected a jdbc:mysql: URL after jdbc:shardex:");
       }
+      return c; // the directory pool adopts it as its first connection
     } catch (SQLException e) {
       String why = Redact.text(e.getMessage(), password);
       if ("28000".equals(e.getSQLState()) || DENIED.contains(e.getErrorCode())) {

@@ -116,9 +116,10 @@ public final class Cluster implements AutoCloseable {
     if (config.sandboxName != null) {
       return openSandbox(config);
     }
-    Authenticator.login(config.directoryUrl, config.user, config.password, config.connectTimeoutMs);
+    java.sql.Connection login = Authenticator.login(config.directoryUrl, config.user, config.password,
+        config.connectTimeoutMs);
     Directory dir = Directory.open(config.directoryUrl, config.user, config.password, config.directoryOptions(),
-        config.instance);
+        config.instance, login);
     return new Cluster(config, dir);
   }
 
@@ -139,7 +140,7 @@ public final class Cluster implements AutoCloseable {
     props.remove("shards");
     props.put(ShardexConfig.CLOCK, config.ticker);
     ShardexConfig resolved = ShardexConfig.parse(ShardexConfig.PREFIX + sandbox.get("directoryUrl").substring(5), props);
-    Authenticator.login(resolved.directoryUrl, user, password, config.connectTimeoutMs);
+    Authenticator.login(resolved.directoryUrl, user, password, config.connectTimeoutMs).close();
     bootstrapSandbox(resolved, sandbox.get("shardUrls").split(","));
     Directory dir = Directory.open(resolved.directoryUrl, user, password, config.directoryOptions(), config.instance);
     return new Cluster(resolved, dir);
