@@ -79,10 +79,25 @@ public final class Directory implements AutoCloseable {
     this.shards = loadShards();
     store.registerClient(clientId, clientInfo(), start);
     hidden.load(store); // moves under way now; later phases come with the change log from start
-    this.poller = new ChangePoller(store, clientId, lease, start, this::apply, this::keyBusy, displayUrl);
+    this.poller = new ChangePoller(store, clientId, lease, start, new java.util.function.Consumer<Change>() {
+      @Override
+      public void accept(Change change) { // anonymous classes, not method references: no lambda linkage at start-up
+        apply(change);
+      }
+    }, new java.util.function.Predicate<Change>() {
+      @Override
+      public boolean test(Change change) {
+        return keyBusy(change);
+      }
+    }, displayUrl);
     poller.poll();
     if (options.autoPoll()) {
-      poller.start(options.pollMs(), hidden::any);
+      poller.start(options.pollMs(), new java.util.function.BooleanSupplier() {
+        @Override
+        public boolean getAsBoolean() {
+          return hidden.any();
+        }
+      });
     }
   }
 
