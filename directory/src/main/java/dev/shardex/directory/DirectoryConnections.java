@@ -34,6 +34,7 @@ final class DirectoryConnections implements DataSource {
     if (password != null) {
       login.setProperty("password", password);
     }
+    login.setProperty("useLocalSessionState", "true"); // as the login connection: no round trips for HikariCP's state checks
     this.first = new AtomicReference<>(first);
   }
 

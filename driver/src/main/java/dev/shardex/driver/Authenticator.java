@@ -78,6 +78,9 @@ final class Authenticator {
     p.setProperty("password", password == null ? "" : password);
     p.setProperty("connectTimeout", Long.toString(timeoutMs));
     p.setProperty("socketTimeout", Long.toString(Math.max(timeoutMs, 1000)));
+    // the directory pool adopts this connection: answer HikariCP's autocommit and isolation checks
+    // from the session state Connector/J tracks, not with two more round trips
+    p.setProperty("useLocalSessionState", "true");
     try {
       Connection c = new com.mysql.cj.jdbc.Driver().connect(directoryUrl, p);
       if (c == null) {
