@@ -129,13 +129,16 @@ final class ChangePoller implements AutoCloseable {
     return pending.isEmpty() ? applied : pending.firstKey() - 1;
   }
 
-  /** Stops polling; a poll under way finishes first (bounded), so it does not meet its pool closing under it. */
+  /**
+   * Stops polling; a poll under way finishes first (bounded short: a shutdown hook closes every
+   * client one after another), so it does not meet its pool closing under it.
+   */
   @Override
   public void close() {
     if (timer != null) {
       timer.shutdownNow();
       try {
-        timer.awaitTermination(1, TimeUnit.SECONDS);
+        timer.awaitTermination(250, TimeUnit.MILLISECONDS);
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();
       }

@@ -218,8 +218,9 @@ public final class Cluster implements AutoCloseable {
   public void close() {
     if (recovery != null) {
       recovery.shutdownNow();
-      try { // a pass under way (the first one starts with the cluster) finishes before its pools close
-        recovery.awaitTermination(2, java.util.concurrent.TimeUnit.SECONDS);
+      try { // a pass under way (the first starts with the cluster) finishes before its pools close; bounded
+        // short, as a JVM's shutdown hook closes every cluster one after another
+        recovery.awaitTermination(250, java.util.concurrent.TimeUnit.MILLISECONDS);
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();
       }
