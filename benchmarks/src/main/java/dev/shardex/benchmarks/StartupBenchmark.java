@@ -77,20 +77,33 @@ final class StartupBenchmark {
 
   /** The same measurement in a new JVM (java.home, this classpath): nothing loaded, nothing compiled. */
   static double[] inFreshJvm(String url, long user) throws Exception {
+    String extra = System.getProperty("bench.freshJvmArgs", ""); // e.g. a JFR recording of the cold start
+    List<String> options = extra.isBlank() ? List.of() : List.of(extra.trim().split("\\s+"));
+    return inFreshJvm(url, user, options, driverOnlyClassPath());
+  }
+
+  /**
+   * {@link FirstConnection} in a new JVM with these options and class path: every figure it prints
+   * (connect ms, first row ms, process CPU ms, main-thread CPU ms).
+   */
+  static double[] inFreshJvm(String url, long user, List<String> jvmOptions, String classPath) throws Exception {
     List<String> command = new ArrayList<>(List.of(Paths.get(System.getProperty("java.home"), "bin", "java").toString(),
         "-Dorg.slf4j.simpleLogger.defaultLogLevel=warn"));
-    String extra = System.getProperty("bench.freshJvmArgs", ""); // e.g. a JFR recording of the cold start
-    if (!extra.isBlank()) {
-      command.addAll(List.of(extra.trim().split("\\s+")));
-    }
-    command.addAll(List.of("-cp", driverOnlyClassPath(), FirstConnection.class.getName(), url, Long.toString(user)));
+    command.addAll(jvmOptions);
+    command.addAll(List.of("-cp", classPath, FirstConnection.class.getName(), url, Long.toString(user)));
     Process p = new ProcessBuilder(command).redirectErrorStream(true).start();
     String output = new String(p.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8).strip();
     if (p.waitFor() != 0) {
       throw new IllegalStateException("the fresh JVM failed: " + output);
     }
-    String[] last = output.lines().reduce((a, b) -> b).orElse("").split(" ");
-    return new double[] {Double.parseDouble(last[0]), Double.parseDouble(last[1])};
+    // the figures' line: the last one made of numbers (a training run's CDS warnings come after it)
+    String[] last = output.lines().filter(l -> l.matches("[0-9.]+( -?[0-9.]+)+")).reduce((a, b) -> b)
+        .orElseThrow(() -> new IllegalStateException("no figures from the fresh JVM: " + output)).split(" ");
+    double[] figures = new double[last.length];
+    for (int i = 0; i < last.length; i++) {
+      figures[i] = Double.parseDouble(last[i]);
+    }
+    return figures;
   }
 
   /**
@@ -112,7 +125,7 @@ final class StartupBenchmark {
   }
 
   /** Declares bench_t_N tables (SHARDED by user_id) with DirectoryStore.declareTable until the catalog holds {@code total}. */
-  private long declareUpTo(int total) throws Exception {
+  long declareUpTo(int total) throws Exception {
     long start = System.nanoTime();
     int from = declared;
     int threads = 4;

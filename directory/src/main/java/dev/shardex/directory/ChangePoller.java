@@ -35,7 +35,7 @@ final class ChangePoller implements AutoCloseable {
   private final String directory;
   private volatile long applied;
   /** True while a move this client knows of is under way: then it polls every {@link #HURRIED_MS}. */
-  private java.util.function.BooleanSupplier hurry = () -> false;
+  private volatile java.util.function.BooleanSupplier hurry;
   private volatile long lastPollNanos;
   private boolean failing;
   private ScheduledExecutorService timer;
@@ -58,16 +58,23 @@ final class ChangePoller implements AutoCloseable {
   /** Polls every {@code pollMs}, or every {@link #HURRIED_MS} while {@code hurry} says a move is under way. */
   void start(long pollMs, java.util.function.BooleanSupplier hurry) {
     this.hurry = hurry;
-    timer = Executors.newSingleThreadScheduledExecutor(r -> {
-      Thread t = new Thread(r, "shardex-directory-poller-" + clientId);
-      t.setDaemon(true);
-      return t;
+    // anonymous classes, not lambdas: this runs while a fresh JVM opens its first connection
+    timer = Executors.newSingleThreadScheduledExecutor(new java.util.concurrent.ThreadFactory() {
+      @Override
+      public Thread newThread(Runnable r) {
+        Thread t = new Thread(r, "shardex-directory-poller-" + clientId);
+        t.setDaemon(true);
+        return t;
+      }
     });
     long tick = Math.min(pollMs, HURRIED_MS);
     long every = TimeUnit.MILLISECONDS.toNanos(pollMs);
-    timer.scheduleWithFixedDelay(() -> {
-      if (this.hurry.getAsBoolean() || System.nanoTime() - lastPollNanos >= every) {
-        pollQuietly();
+    timer.scheduleWithFixedDelay(new Runnable() {
+      @Override
+      public void run() {
+        if (hurry.getAsBoolean() || System.nanoTime() - lastPollNanos >= every) {
+          pollQuietly();
+        }
       }
     }, tick, tick, TimeUnit.MILLISECONDS);
   }
@@ -106,7 +113,11 @@ final class ChangePoller implements AutoCloseable {
         }
       }
     } while (changes.size() == BATCH);
-    pending.values().removeIf(c -> !keyBusy.test(c));
+    for (java.util.Iterator<Change> it = pending.values().iterator(); it.hasNext(); ) {
+      if (!keyBusy.test(it.next())) {
+        it.remove();
+      }
+    }
     try (Connection c = store.dataSource().getConnection()) {
       store.heartbeat(c, clientId, acknowledged());
     }
@@ -118,10 +129,19 @@ final class ChangePoller implements AutoCloseable {
     return pending.isEmpty() ? applied : pending.firstKey() - 1;
   }
 
+  /**
+   * Stops polling; a poll under way finishes first (bounded short: a shutdown hook closes every
+   * client one after another), so it does not meet its pool closing under it.
+   */
   @Override
   public void close() {
     if (timer != null) {
       timer.shutdownNow();
+      try {
+        timer.awaitTermination(250, TimeUnit.MILLISECONDS);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
     }
   }
 }

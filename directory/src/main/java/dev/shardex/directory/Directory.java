@@ -10,7 +10,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.TreeMap;
-import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 
@@ -73,7 +72,7 @@ public final class Directory implements AutoCloseable {
     this.options = options;
     this.displayUrl = displayUrl;
     this.ownedPool = ownedPool;
-    this.clientId = clientName + "-" + UUID.randomUUID().toString().substring(0, 8);
+    this.clientId = ClientIds.next(clientName);
     this.lease = new Lease(options.ticker(), options.leaseMs(), displayUrl);
     this.tables = Caffeine.newBuilder().maximumSize(100_000).build();
     this.sequences = new SequenceStore(store);
@@ -82,10 +81,25 @@ public final class Directory implements AutoCloseable {
     this.shards = loadShards();
     store.registerClient(clientId, clientInfo(), start);
     hidden.load(store); // moves under way now; later phases come with the change log from start
-    this.poller = new ChangePoller(store, clientId, lease, start, this::apply, this::keyBusy, displayUrl);
+    this.poller = new ChangePoller(store, clientId, lease, start, new java.util.function.Consumer<Change>() {
+      @Override
+      public void accept(Change change) { // anonymous classes, not method references: no lambda linkage at start-up
+        apply(change);
+      }
+    }, new java.util.function.Predicate<Change>() {
+      @Override
+      public boolean test(Change change) {
+        return keyBusy(change);
+      }
+    }, displayUrl);
     poller.poll();
     if (options.autoPoll()) {
-      poller.start(options.pollMs(), hidden::any);
+      poller.start(options.pollMs(), new java.util.function.BooleanSupplier() {
+        @Override
+        public boolean getAsBoolean() {
+          return hidden.any();
+        }
+      });
     }
   }
 
@@ -97,14 +111,30 @@ public final class Directory implements AutoCloseable {
    */
   public static Directory open(String jdbcUrl, String user, String password, DirectoryOptions options, String clientName)
       throws SQLException {
+    return open(jdbcUrl, user, password, options, clientName, null);
+  }
+
+  /**
+   * The same, adopting {@code login} (an open connection to the same URL with the same
+   * credentials, or null) as the pool's first connection instead of opening another one; it is
+   * closed if the directory cannot be opened.
+   */
+  public static Directory open(String jdbcUrl, String user, String password, DirectoryOptions options, String clientName,
+      java.sql.Connection login) throws SQLException {
     Redact.Credentials split = Redact.credentials(jdbcUrl);
-    String login = user != null ? user : split.user();
+    String name = user != null ? user : split.user();
     String secret = password != null ? password : split.password();
     String display = Redact.url(split.url());
     HikariConfig config = new HikariConfig();
     config.setJdbcUrl(split.url());
-    config.setUsername(login);
-    config.setPassword(secret);
+    DirectoryConnections connections = null;
+    if (login != null) {
+      connections = new DirectoryConnections(split.url(), name, secret, login);
+      config.setDataSource(connections);
+    } else {
+      config.setUsername(name);
+      config.setPassword(secret);
+    }
     config.setMaximumPoolSize(4);
     config.setMinimumIdle(1);
     config.setConnectionTimeout(Math.max(250, Math.min(5_000, options.leaseMs())));
@@ -123,8 +153,18 @@ public final class Directory implements AutoCloseable {
     try {
       return new Directory(new DirectoryStore(pool), options, display, pool, clientName);
     } catch (SQLException e) {
-      pool.close();
+      closeUnopened(pool, connections);
       throw unreachable(e, display, secret);
+    } catch (RuntimeException e) {
+      closeUnopened(pool, connections);
+      throw e;
+    }
+  }
+
+  private static void closeUnopened(HikariDataSource pool, DirectoryConnections connections) {
+    pool.close();
+    if (connections != null) {
+      connections.discardUnused();
     }
   }
 

@@ -24,12 +24,19 @@ import java.util.TreeMap;
  * table, and they are never logged or printed.
  */
 final class Authenticator {
-  private static final byte[] SALT = new SecureRandom().generateSeed(16);
+  private static final byte[] SALT = salt();
 
   /** MySQL's "access denied" codes: bad password, no rights on the database, auth plugin refusal. */
   private static final java.util.Set<Integer> DENIED = java.util.Set.of(1044, 1045, 1698, 1251);
 
   private Authenticator() {}
+
+  /** 16 bytes from the platform's non-blocking SecureRandom (generateSeed may wait for /dev/random). */
+  private static byte[] salt() {
+    byte[] salt = new byte[16];
+    new SecureRandom().nextBytes(salt);
+    return salt;
+  }
 
   /** A salted digest of every password option in {@code props}, for the cluster key. */
   static String passwordDigest(Properties props) {
@@ -42,12 +49,12 @@ final class Authenticator {
     try {
       MessageDigest sha = MessageDigest.getInstance("SHA-256");
       sha.update(SALT);
-      secrets.forEach((k, v) -> {
-        sha.update(k.getBytes(StandardCharsets.UTF_8));
+      for (Map.Entry<String, String> e : secrets.entrySet()) {
+        sha.update(e.getKey().getBytes(StandardCharsets.UTF_8));
         sha.update((byte) 0);
-        sha.update(v.getBytes(StandardCharsets.UTF_8));
+        sha.update(e.getValue().getBytes(StandardCharsets.UTF_8));
         sha.update((byte) 0);
-      });
+      }
       return Base64.getEncoder().encodeToString(sha.digest());
     } catch (NoSuchAlgorithmException e) {
       throw new IllegalStateException("SHA-256 is required of every Java runtime", e);
@@ -60,9 +67,10 @@ final class Authenticator {
 
   /**
    * Logs in to the directory once with these credentials, straight through Connector/J (no pool,
-   * no retry), and refuses with SQLState 28000 when the server denies access.
+   * no retry), and refuses with SQLState 28000 when the server denies access. Returns the open
+   * connection, which the directory pool then adopts instead of opening its first one.
    */
-  static void login(String directoryUrl, String user, String password, long timeoutMs) throws SQLException {
+  static Connection login(String directoryUrl, String user, String password, long timeoutMs) throws SQLException {
     Properties p = new Properties();
     if (user != null) {
       p.setProperty("user", user);
@@ -70,10 +78,15 @@ final class Authenticator {
     p.setProperty("password", password == null ? "" : password);
     p.setProperty("connectTimeout", Long.toString(timeoutMs));
     p.setProperty("socketTimeout", Long.toString(Math.max(timeoutMs, 1000)));
-    try (Connection c = new com.mysql.cj.jdbc.Driver().connect(directoryUrl, p)) {
+    // the directory pool adopts this connection: answer HikariCP's autocommit and isolation checks
+    // from the session state Connector/J tracks, not with two more round trips
+    p.setProperty("useLocalSessionState", "true");
+    try {
+      Connection c = new com.mysql.cj.jdbc.Driver().connect(directoryUrl, p);
       if (c == null) {
         throw ShardexError.BAD_OPTION.exception("directory URL", Redact.url(directoryUrl), "expected a jdbc:mysql: URL after jdbc:shardex:");
       }
+      return c; // the directory pool adopts it as its first connection
     } catch (SQLException e) {
       String why = Redact.text(e.getMessage(), password);
       if ("28000".equals(e.getSQLState()) || DENIED.contains(e.getErrorCode())) {

@@ -22,7 +22,6 @@ public final class Cluster implements AutoCloseable {
   private final Directory directory;
   private final ShardPools pools;
   private final TemplateCache templates;
-  private final java.util.concurrent.ThreadPoolExecutor fanout;
 
   private Cluster(ShardexConfig config, Directory directory) {
     this.config = config;
@@ -31,18 +30,16 @@ public final class Cluster implements AutoCloseable {
         config.instance);
     this.templates = new TemplateCache(config.templateCacheSize);
     this.schemas = new dev.shardex.driver.route.TableSchemas(directory, id -> pools.borrow(directory.shard(id)));
-    this.fanout = dev.shardex.driver.execute.Fanouts.create(config.instance, config.fanoutThreads);
     this.recoveryPass = new dev.shardex.driver.execute.Recovery(directory, pools, config.leaseMs * 3);
     if (config.transactions == dev.shardex.driver.execute.TransactionMode.XA
         || config.transactions == dev.shardex.driver.execute.TransactionMode.ATOMIC) {
-      recoverQuietly(); // before the first statement: a crashed predecessor's branches hold row locks
-      this.recovery = java.util.concurrent.Executors.newSingleThreadScheduledExecutor(r -> {
-        Thread t = new Thread(r, "shardex-recovery-" + config.instance);
-        t.setDaemon(true);
-        return t;
-      });
-      recovery.scheduleWithFixedDelay(this::recoverQuietly, RECOVERY_PERIOD_S, RECOVERY_PERIOD_S,
-          java.util.concurrent.TimeUnit.SECONDS);
+      this.recovery = dev.shardex.driver.execute.Recovery.scheduler(config.instance);
+      // The first pass starts now on the recovery thread instead of holding up the first connection:
+      // reads never wait for a prepared branch's row locks (InnoDB reads the last committed version),
+      // and a write or locking read that meets one waits on the lock until this pass finishes the
+      // branch, as it would have waited for the pass itself. The pass also opens each shard's pool
+      // and first connection while the caller parses its first statement.
+      recovery.scheduleWithFixedDelay(recoveryTask(), 0, RECOVERY_PERIOD_S, java.util.concurrent.TimeUnit.SECONDS);
     } else {
       this.recovery = null;
     }
@@ -50,6 +47,18 @@ public final class Cluster implements AutoCloseable {
 
   private final java.util.concurrent.ScheduledExecutorService recovery;
   private final dev.shardex.driver.execute.Recovery recoveryPass;
+  /** Created on the first scatter: a point select never needs it. */
+  private volatile java.util.concurrent.ThreadPoolExecutor fanout;
+  private boolean closed;
+
+  private Runnable recoveryTask() {
+    return new Runnable() { // an inner class, not a method reference: no lambda bootstrap on the connect path
+      @Override
+      public void run() {
+        recoverQuietly();
+      }
+    };
+  }
 
   /**
    * Finishes prepared branches left by a crash or a shard that died mid-commit: atomic branches
@@ -84,18 +93,33 @@ public final class Cluster implements AutoCloseable {
     return metrics;
   }
 
-  /** The bounded pool that runs a statement's shards in parallel. */
+  /** The bounded pool that runs a statement's shards in parallel (created on first use). */
   public java.util.concurrent.Executor fanout() {
-    return fanout;
+    java.util.concurrent.ThreadPoolExecutor f = fanout;
+    if (f == null) {
+      synchronized (this) {
+        f = fanout;
+        if (f == null) {
+          f = dev.shardex.driver.execute.Fanouts.create(config.instance, config.fanoutThreads);
+          if (closed) {
+            f.shutdown(); // a statement racing with close: its tasks are refused, as before
+          }
+          fanout = f;
+        }
+      }
+    }
+    return f;
   }
 
   static Cluster open(ShardexConfig config) throws SQLException {
+    Warmup.start(); // the SQL parser loads on another core while the directory connection opens
     if (config.sandboxName != null) {
       return openSandbox(config);
     }
-    Authenticator.login(config.directoryUrl, config.user, config.password, config.connectTimeoutMs);
+    java.sql.Connection login = Authenticator.login(config.directoryUrl, config.user, config.password,
+        config.connectTimeoutMs);
     Directory dir = Directory.open(config.directoryUrl, config.user, config.password, config.directoryOptions(),
-        config.instance);
+        config.instance, login);
     return new Cluster(config, dir);
   }
 
@@ -116,7 +140,7 @@ public final class Cluster implements AutoCloseable {
     props.remove("shards");
     props.put(ShardexConfig.CLOCK, config.ticker);
     ShardexConfig resolved = ShardexConfig.parse(ShardexConfig.PREFIX + sandbox.get("directoryUrl").substring(5), props);
-    Authenticator.login(resolved.directoryUrl, user, password, config.connectTimeoutMs);
+    Authenticator.login(resolved.directoryUrl, user, password, config.connectTimeoutMs).close();
     bootstrapSandbox(resolved, sandbox.get("shardUrls").split(","));
     Directory dir = Directory.open(resolved.directoryUrl, user, password, config.directoryOptions(), config.instance);
     return new Cluster(resolved, dir);
@@ -194,8 +218,19 @@ public final class Cluster implements AutoCloseable {
   public void close() {
     if (recovery != null) {
       recovery.shutdownNow();
+      try { // a pass under way (the first starts with the cluster) finishes before its pools close; bounded
+        // short, as a JVM's shutdown hook closes every cluster one after another
+        recovery.awaitTermination(250, java.util.concurrent.TimeUnit.MILLISECONDS);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
     }
-    fanout.shutdownNow();
+    synchronized (this) {
+      closed = true;
+      if (fanout != null) {
+        fanout.shutdownNow();
+      }
+    }
     pools.close();
     directory.close();
   }

@@ -108,7 +108,7 @@ public final class ShardexConfig implements ShardPools.Credentials {
     this.poolSize = (int) ShardexProperty.POOL_SIZE.getLong(props);
     this.connectTimeoutMs = ShardexProperty.CONNECT_TIMEOUT_MS.getLong(props);
     this.instance = ShardexProperty.INSTANCE.get(props);
-    if (instance.length() > 100 || !instance.matches("[A-Za-z0-9_.-]+")) {
+    if (!validInstance(instance)) {
       throw ShardexError.BAD_OPTION.exception("shardex.instance", instance, "use at most 100 letters, digits, '_', '.' or '-'");
     }
     this.autoPoll = ShardexProperty.AUTO_POLL.getBoolean(props);
@@ -138,11 +138,35 @@ public final class ShardexConfig implements ShardPools.Credentials {
    * cluster, it opens (and so logs in to) its own.
    */
   String clusterKey() {
-    return (sandboxName != null ? "sandbox:" + sandboxName : directoryUrl) + "|" + user + "|" + instance + "|"
-        + System.identityHashCode(ticker) + "|" + Authenticator.passwordDigest(all) + "|"
-        + all.entrySet().stream().filter(e -> !Authenticator.isSecret(e.getKey().toString()))
-            .sorted(java.util.Map.Entry.comparingByKey(java.util.Comparator.comparing(Object::toString)))
-            .map(Object::toString).toList();
+    // plain loops, no streams or lambdas: the first connection of a fresh JVM pays for every
+    // lambda and stream pipeline it meets (see the README's start-up figures)
+    java.util.TreeMap<String, String> options = new java.util.TreeMap<>();
+    for (java.util.Map.Entry<Object, Object> e : all.entrySet()) {
+      String name = e.getKey().toString();
+      if (!Authenticator.isSecret(name)) {
+        options.put(name, String.valueOf(e.getValue()));
+      }
+    }
+    StringBuilder key = new StringBuilder(160).append(sandboxName != null ? "sandbox:" + sandboxName : directoryUrl)
+        .append('|').append(user).append('|').append(instance).append('|').append(System.identityHashCode(ticker))
+        .append('|').append(Authenticator.passwordDigest(all)).append('|').append(options);
+    return key.toString();
+  }
+
+  /** At most 100 letters, digits, '_', '.' or '-' (a loop: no regex on the connect path). */
+  private static boolean validInstance(String name) {
+    if (name.isEmpty() || name.length() > 100) {
+      return false;
+    }
+    for (int i = 0; i < name.length(); i++) {
+      char ch = name.charAt(i);
+      boolean ok = (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') || (ch >= '0' && ch <= '9') || ch == '_'
+          || ch == '.' || ch == '-';
+      if (!ok) {
+        return false;
+      }
+    }
+    return true;
   }
 
   public dev.shardex.driver.execute.TransactionMode transactions() {

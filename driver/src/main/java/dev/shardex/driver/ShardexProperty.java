@@ -64,10 +64,19 @@ public enum ShardexProperty {
 
   public String get(Properties props) throws SQLException {
     String v = props.getProperty(key, defaultValue).trim();
-    if (choices.length > 0 && java.util.Arrays.stream(choices).noneMatch(c -> c.equalsIgnoreCase(v))) {
+    if (choices.length > 0 && !isChoice(v)) {
       throw ShardexError.BAD_OPTION.exception(key, v, "expected one of " + String.join(", ", choices));
     }
     return v;
+  }
+
+  private boolean isChoice(String v) {
+    for (String c : choices) { // a loop, not a stream: this runs on a fresh JVM's first connection
+      if (c.equalsIgnoreCase(v)) {
+        return true;
+      }
+    }
+    return false;
   }
 
   public boolean getBoolean(Properties props) throws SQLException {

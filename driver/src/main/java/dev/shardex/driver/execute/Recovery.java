@@ -46,6 +46,18 @@ public final class Recovery {
     }
   }
 
+  /** The daemon thread that runs a driver instance's recovery passes ({@code shardex-recovery-INSTANCE}). */
+  public static java.util.concurrent.ScheduledExecutorService scheduler(String instance) {
+    return java.util.concurrent.Executors.newSingleThreadScheduledExecutor(new java.util.concurrent.ThreadFactory() {
+      @Override
+      public Thread newThread(Runnable r) { // not a lambda: this runs while a fresh JVM opens its first connection
+        Thread t = new Thread(r, "shardex-recovery-" + instance);
+        t.setDaemon(true);
+        return t;
+      }
+    });
+  }
+
   public Recovery(Directory directory, ShardPools pools, long staleAfterMs) {
     this.directory = directory;
     this.pools = pools;
