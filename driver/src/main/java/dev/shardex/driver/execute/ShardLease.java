@@ -17,10 +17,11 @@ public final class ShardLease implements AutoCloseable {
   private final Shard shard;
   private final Connection connection;
   private final boolean pinned;
-  private StatementCache.Slot slot;
+  /** Volatile: cancel() reads them from another thread. */
+  private volatile StatementCache.Slot slot;
   private boolean failed;
   private boolean broken;
-  private boolean released;
+  private volatile boolean released;
 
   ShardLease(ShardSession session, Shard shard, Connection connection, boolean pinned) {
     this.session = session;
@@ -49,6 +50,17 @@ public final class ShardLease implements AutoCloseable {
     giveBack();
     slot = session.statements(connection).plain();
     return slot.statement();
+  }
+
+  /**
+   * Cancels the statement this lease runs (Connector/J's KILL QUERY), if it still runs it: a
+   * statement given back to the cache may be running another execution's query by now.
+   */
+  public void cancel() throws SQLException {
+    StatementCache.Slot s = slot;
+    if (!released && s != null) {
+      s.statement().cancel();
+    }
   }
 
   /** An error from this shard, sorted: unreachable shards become SHX1401, the rest pass. */

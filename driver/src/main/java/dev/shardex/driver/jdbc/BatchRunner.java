@@ -128,7 +128,7 @@ final class BatchRunner {
   private static long[] preparedBatch(ShardLease lease, List<Part> group, ShardexPreparedStatement owner)
       throws SQLException {
     PreparedStatement ps = lease.prepare(group.get(0).sql().text(), owner.wantKeys());
-    ShardexStatement.configure(owner, ps);
+    ShardexStatement.configure(owner, lease, ps);
     for (Part p : group) {
       owner.bind(ps, p.parameters(), p.sql());
       ps.addBatch();

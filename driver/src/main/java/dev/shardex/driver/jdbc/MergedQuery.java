@@ -48,7 +48,7 @@ final class MergedQuery {
     String text = shardText(spec, values, shards);
     ShardCall call = (lease, shard, p) -> {
       PreparedStatement ps = lease.prepare(p.hide(text, shard), false);
-      ShardexStatement.configure(owner, ps);
+      ShardexStatement.configure(owner, lease, ps);
       merge.bindChosen(ps, spec.params());
       ps.execute();
       return ps;

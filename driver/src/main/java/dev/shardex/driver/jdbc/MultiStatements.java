@@ -110,7 +110,7 @@ final class MultiStatements {
         Analysis a = conn.cluster().templates().plain(part);
         ShardCall call = (lease, s, plan) -> {
           Statement st = lease.statement();
-          ShardexStatement.configure(owner, st);
+          ShardexStatement.configure(owner, lease, st);
           st.execute(plan.sqlFor(part, s).text());
           return st;
         };

@@ -86,7 +86,7 @@ public final class ShardexPreparedStatement extends UnsupportedPreparedStatement
   public Statement run(ShardLease lease, int shard, RoutePlan plan) throws SQLException {
     ShardSql q = plan.asWritten() ? whole : plan.sqlFor(sql, shard);
     PreparedStatement ps = lease.prepare(q.text(), wantKeys);
-    configure(ps);
+    configure(lease, ps);
     bind(ps, parameters, q);
     ps.execute();
     return ps;

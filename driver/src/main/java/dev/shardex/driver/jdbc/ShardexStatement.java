@@ -26,7 +26,7 @@ public class ShardexStatement extends StatementOptions implements ShardCall, Mer
   private ResultSet generatedKeys;
   private final List<String> batch = new ArrayList<>();
   /** The physical statements of the running execution, on every shard it reached: what cancel() cancels. */
-  private final List<Statement> running = new ArrayList<>(4);
+  private final List<Object> running = new ArrayList<>(4);
   private volatile boolean cancelled;
   /** The plain text running now, its analysis and its generated-keys flag (what {@link #run} sends). */
   private String plainSql;
@@ -130,7 +130,7 @@ public class ShardexStatement extends StatementOptions implements ShardCall, Mer
   @Override
   public Statement run(ShardLease lease, int shard, RoutePlan plan) throws SQLException {
     Statement s = lease.statement();
-    configure(s);
+    configure(lease, s);
     s.execute(plan.asWritten() ? plainSql : plan.sqlFor(plainSql, shard).text(), plainKeys);
     return s;
   }
@@ -170,13 +170,23 @@ public class ShardexStatement extends StatementOptions implements ShardCall, Mer
    * caller's fetch size, row limit and query timeout, and registration so cancel() reaches it.
    */
   protected final void configure(Statement s) throws SQLException {
-    synchronized (running) {
-      running.add(s);
+    register(s);
+    applyTo(s);
+  }
+
+  /** As {@link #configure(Statement)} for a statement the lease lent: cancel() reaches it only while the lease runs it. */
+  protected final void configure(ShardLease lease, Statement s) throws SQLException {
+    register(lease);
+    applyTo(s);
+  }
+
+  private void register(Object running) throws SQLException {
+    synchronized (this.running) {
+      this.running.add(running);
     }
     if (cancelled) {
       throw ShardexError.CANCELLED.exception("before it reached every shard");
     }
-    applyTo(s);
   }
 
   protected final void checkOpen() throws SQLException {
@@ -196,6 +206,13 @@ public class ShardexStatement extends StatementOptions implements ShardCall, Mer
     }
   }
 
+  /** The same for a statement a lease lent (see {@link #configure(ShardLease, Statement)}). */
+  static void configure(Statement owner, ShardLease lease, Statement physical) throws SQLException {
+    if (owner instanceof ShardexStatement o) {
+      o.configure(lease, physical);
+    }
+  }
+
   /**
    * Cancels the running execution on every shard it reached (Connector/J's KILL QUERY per shard);
    * shards it has not reached yet refuse to start. The caller gets the cancel error.
@@ -204,13 +221,17 @@ public class ShardexStatement extends StatementOptions implements ShardCall, Mer
   public void cancel() throws SQLException {
     Jdbc.checkOpen(closed, "statement");
     cancelled = true;
-    Statement[] reached;
+    Object[] reached;
     synchronized (running) {
-      reached = running.toArray(new Statement[0]);
+      reached = running.toArray();
     }
-    for (Statement s : reached) {
+    for (Object s : reached) {
       try {
-        s.cancel();
+        if (s instanceof ShardLease lease) {
+          lease.cancel();
+        } else {
+          ((Statement) s).cancel();
+        }
       } catch (SQLException ignored) {
         // the shard's statement has finished or its connection is gone: nothing left to cancel
       }
