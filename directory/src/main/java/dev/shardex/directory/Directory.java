@@ -5,13 +5,11 @@ import com.github.benmanes.caffeine.cache.Caffeine;
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
 import java.sql.SQLException;
-import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.TimeUnit;
 
 /**
  * One driver instance's view of the directory: the catalog and the key map, cached, kept fresh by
@@ -35,27 +33,16 @@ public final class Directory implements AutoCloseable {
   private final HikariDataSource ownedPool;
   private final Lease lease;
   private final ChangePoller poller;
-  private final Map<String, Cache<Object, Placement>> placements = new ConcurrentHashMap<>();
+  private final KeyPlacements keys;
   private final Cache<String, Optional<TableDef>> tables;
   private final Cache<String, Optional<KeySpace>> keySpaces;
   private volatile TreeMap<Integer, Shard> shards;
   private final SequenceStore sequences;
   private final Cache<String, Optional<String>> sequenceColumns = Caffeine.newBuilder().maximumSize(100_000).build();
   private final Map<String, long[]> blocks = new ConcurrentHashMap<>();
-  private final InFlightWrites inFlight = new InFlightWrites();
   /** Bumped after every change of the catalog this client caches (tables, key spaces, shards, sequences). */
   private final java.util.concurrent.atomic.AtomicLong catalogVersion = new java.util.concurrent.atomic.AtomicLong();
   private final HiddenRows hidden = new HiddenRows();
-  /** The in-flight key of a key-less read: it holds up the acks of move phases of its key space. */
-  private static final Object SCATTER = new Object() {
-    @Override
-    public String toString() {
-      return "(key-less read)";
-    }
-  };
-  /** Bumped before every key invalidation: a lookup that raced with one must not re-cache its answer. */
-  private final java.util.concurrent.atomic.AtomicLong keyEpoch = new java.util.concurrent.atomic.AtomicLong();
-
   /** How a write treats a key the directory does not know. */
   public enum WriteMode {
     /** INSERT: place it (insert-if-absent). */
@@ -74,6 +61,7 @@ public final class Directory implements AutoCloseable {
     this.ownedPool = ownedPool;
     this.clientId = ClientIds.next(clientName);
     this.lease = new Lease(options.ticker(), options.leaseMs(), displayUrl);
+    this.keys = new KeyPlacements(this, store, options, lease, hidden, displayUrl);
     this.tables = Caffeine.newBuilder().maximumSize(100_000).build();
     this.sequences = new SequenceStore(store);
     this.keySpaces = Caffeine.newBuilder().maximumSize(10_000).build();
@@ -89,7 +77,7 @@ public final class Directory implements AutoCloseable {
     }, new java.util.function.Predicate<Change>() {
       @Override
       public boolean test(Change change) {
-        return keyBusy(change);
+        return keys.keyBusy(change);
       }
     }, displayUrl);
     poller.poll();
@@ -191,22 +179,6 @@ public final class Directory implements AutoCloseable {
     return ShardexError.DIRECTORY_UNREACHABLE.withCause(e, display, Redact.text(cause, password)
         + "; cached routes keep serving reads, and writes to placed keys until the lease (shardex.leaseMs) lapses;"
         + " new keys, uncached keys and declarations wait for the directory: bring its server back or fix the network to it");
-  }
-
-  private interface StoreCall<T> {
-    T run() throws SQLException;
-  }
-
-  /** A key lookup or placement: a lost directory connection is SHX1406 naming the directory, not a raw driver error. */
-  private <T> T directoryCall(StoreCall<T> call) throws SQLException {
-    try {
-      return call.run();
-    } catch (SQLException e) {
-      String state = e.getSQLState();
-      boolean lost = (state != null && state.startsWith("08")) || e instanceof java.sql.SQLTransientConnectionException
-          || e.getClass().getName().endsWith("CommunicationsException");
-      throw lost ? unreachable(e, displayUrl, null) : e;
-    }
   }
 
   /** Opens a client over a store the caller owns (tests, the CLI). */
@@ -345,23 +317,11 @@ public final class Directory implements AutoCloseable {
     return ids;
   }
 
-  // ---- keys -----------------------------------------------------------------------------------
+  // ---- keys (KeyPlacements does the work) ---------------------------------------------------------
 
   /** The shard a key lives on for reading, or null when the directory does not know the key. */
   public Placement routeRead(String keySpace, Object canonicalKey) throws SQLException {
-    Cache<Object, Placement> cache = placementCache(keySpace);
-    Placement p = cache.getIfPresent(canonicalKey);
-    if (p == null) {
-      long epoch = keyEpoch.get();
-      p = directoryCall(() -> store.lookup(keySpace, canonicalKey.toString()));
-      if (p != null) {
-        cache.put(canonicalKey, p);
-        if (keyEpoch.get() != epoch) {
-          cache.invalidate(canonicalKey); // a change raced with the lookup: never keep a possibly stale answer
-        }
-      }
-    }
-    return p;
+    return keys.routeRead(keySpace, canonicalKey);
   }
 
   /**
@@ -370,18 +330,14 @@ public final class Directory implements AutoCloseable {
    */
   public Placement routeRead(String keySpace, Object canonicalKey, List<AutoCloseable> tickets) throws SQLException {
     KeyMarks marks = new KeyMarks();
-    Placement p = routeRead(keySpace, canonicalKey, marks);
+    Placement p = keys.routeRead(keySpace, canonicalKey, marks);
     marks.moveTo(tickets);
     return p;
   }
 
   /** As {@link #routeRead(String, Object)}, and marks in {@code marks} what the read was routed by (allocates nothing). */
   public Placement routeRead(String keySpace, Object canonicalKey, KeyMarks marks) throws SQLException {
-    Placement p = routeRead(keySpace, canonicalKey);
-    if (p != null) {
-      marks.addRead(placementCache(keySpace), canonicalKey, p);
-    }
-    return p;
+    return keys.routeRead(keySpace, canonicalKey, marks);
   }
 
   /** The shard a write for this key must go to; places unknown keys, waits out moves. No guard is kept. */
@@ -393,7 +349,7 @@ public final class Directory implements AutoCloseable {
   public Placement routeWrite(String keySpace, Object canonicalKey, boolean place) throws SQLException {
     KeyMarks marks = new KeyMarks();
     try {
-      return routeWrite(keySpace, canonicalKey, place ? WriteMode.PLACE : WriteMode.PREDICT, marks, List.of());
+      return keys.routeWrite(keySpace, canonicalKey, place ? WriteMode.PLACE : WriteMode.PREDICT, marks, List.of());
     } finally {
       marks.clear();
     }
@@ -413,7 +369,7 @@ public final class Directory implements AutoCloseable {
   public Placement routeWrite(String keySpace, Object canonicalKey, WriteMode mode, List<AutoCloseable> guards,
       java.util.Collection<AutoCloseable> held) throws SQLException {
     KeyMarks marks = new KeyMarks();
-    Placement p = routeWrite(keySpace, canonicalKey, mode, marks, held);
+    Placement p = keys.routeWrite(keySpace, canonicalKey, mode, marks, held);
     marks.moveWritesTo(guards);
     return p;
   }
@@ -424,46 +380,7 @@ public final class Directory implements AutoCloseable {
    */
   public Placement routeWrite(String keySpace, Object canonicalKey, WriteMode mode, KeyMarks marks,
       java.util.Collection<AutoCloseable> held) throws SQLException {
-    lease.check();
-    if (mode == WriteMode.PREDICT) {
-      Placement p = routeRead(keySpace, canonicalKey);
-      return p != null ? p : new Placement(chooseShard(), KeyState.ACTIVE, 0);
-    }
-    while (true) {
-      long applied = appliedChange();
-      int token = inFlight.begin(keySpace, canonicalKey);
-      Placement p;
-      try {
-        p = routeRead(keySpace, canonicalKey);
-        if (p == null && mode == WriteMode.PLACE) {
-          p = place(keySpace, canonicalKey);
-        }
-      } catch (SQLException | RuntimeException e) {
-        inFlight.end(token);
-        throw e;
-      }
-      if (p == null || !p.frozen() || InFlightWrites.holds(held, keySpace, canonicalKey)) {
-        // a transaction that already wrote the key before it froze keeps writing the source:
-        // its first write holds the ack the mover waits for, so waiting here would wait for itself
-        marks.addWrite(inFlight, token, keySpace, canonicalKey, applied);
-        return p;
-      }
-      inFlight.end(token);
-      waitWhileFrozen(keySpace, canonicalKey);
-    }
-  }
-
-  private Placement place(String keySpace, Object canonicalKey) throws SQLException {
-    long epoch = keyEpoch.get();
-    int target = chooseShard();
-    Placement p = directoryCall(() -> store.placeIfAbsent(keySpace, canonicalKey.toString(), target));
-    if (!p.frozen()) {
-      placementCache(keySpace).put(canonicalKey, p);
-      if (keyEpoch.get() != epoch) {
-        placementCache(keySpace).invalidate(canonicalKey);
-      }
-    }
-    return p;
+    return keys.routeWrite(keySpace, canonicalKey, mode, marks, held);
   }
 
   /** Closes write guards; never throws. */
@@ -477,15 +394,6 @@ public final class Directory implements AutoCloseable {
     }
   }
 
-  private boolean keyBusy(Change change) {
-    HiddenRows.Phase phase = HiddenRows.phase(change);
-    if (phase != null) { // a move's announcement concerns key-less reads only
-      return phase.awaited() && inFlight.busyBefore(change.keySpace(), SCATTER, change.id());
-    }
-    // a BIGINT key is its text in the change log, a Long in flight: InFlightWrites matches both
-    return inFlight.busyBefore(change.keySpace(), change.key(), change.id());
-  }
-
   /**
    * Starts a key-less read of the key space's SHARDED tables: until the returned mark is closed
    * (once every shard answered), this driver does not acknowledge a move's COPYING or FLIPPED
@@ -493,44 +401,7 @@ public final class Directory implements AutoCloseable {
    * the mark, the same for every shard of the read).
    */
   public ReadMarks.ScatterRead beginScatter(String keySpace) {
-    return new ReadMarks.ScatterRead(inFlight.hold(keySpace, SCATTER, appliedChange()), hidden.snapshot(keySpace));
-  }
-
-
-  private Placement waitWhileFrozen(String keySpace, Object key) throws SQLException {
-    long start = System.nanoTime();
-    long limit = TimeUnit.MILLISECONDS.toNanos(options.frozenWaitMs());
-    while (true) {
-      long epoch = keyEpoch.get();
-      Placement p = store.lookup(keySpace, key.toString());
-      if (p != null && !p.frozen()) {
-        placementCache(keySpace).put(key, p);
-        if (keyEpoch.get() != epoch) {
-          placementCache(keySpace).invalidate(key);
-        }
-        return p;
-      }
-      long waited = System.nanoTime() - start;
-      if (waited > limit) {
-        throw ShardexError.FROZEN_TIMEOUT.exception(key, keySpace, TimeUnit.NANOSECONDS.toMillis(waited), options.frozenWaitMs());
-      }
-      sleep(10);
-    }
-  }
-
-  /** least_loaded: the ONLINE shard with the fewest keys per unit of weight; ties to the lowest id. */
-  private int chooseShard() throws SQLException {
-    List<Shard> current = store.shards();
-    return current.stream()
-        .filter(s -> s.status() == ShardStatus.ONLINE && s.weight() > 0)
-        .min(Comparator.comparingDouble((Shard s) -> s.keyCount() / s.weight()).thenComparingInt(Shard::id))
-        .map(Shard::id)
-        .orElseThrow(ShardexError.NO_SHARD::exception);
-  }
-
-  private Cache<Object, Placement> placementCache(String keySpace) {
-    Cache<Object, Placement> cache = placements.get(keySpace);
-    return cache != null ? cache : placements.computeIfAbsent(keySpace, k -> Caffeine.newBuilder().maximumSize(options.cacheSize()).build());
+    return keys.beginScatter(keySpace);
   }
 
   // ---- change application -----------------------------------------------------------------------
@@ -541,19 +412,7 @@ public final class Directory implements AutoCloseable {
       return;
     }
     switch (change.kind()) {
-      case KEY -> {
-        keyEpoch.incrementAndGet();
-        Cache<Object, Placement> cache = placements.get(change.keySpace());
-        if (cache != null) {
-          // Keys are cached in canonical form; a BIGINT key's text is its Long's text.
-          cache.invalidate(change.key());
-          try {
-            cache.invalidate(Long.valueOf(change.key()));
-          } catch (NumberFormatException notNumeric) {
-            // a STRING key space: the text form was the cache key
-          }
-        }
-      }
+      case KEY -> keys.invalidate(change);
       case TABLE -> {
         tables.invalidate(change.ref());
         sequenceColumns.invalidate(change.ref());
@@ -584,15 +443,6 @@ public final class Directory implements AutoCloseable {
 
   private static String clientInfo() {
     return ProcessHandle.current().pid() + "@" + System.getProperty("user.name", "?");
-  }
-
-  private static void sleep(long ms) throws SQLException {
-    try {
-      Thread.sleep(ms);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw ShardexError.DIRECTORY_STATE.withCause(e, "interrupted while waiting for a moving key");
-    }
   }
 
   @Override
