@@ -28,6 +28,7 @@ public final class ShardSession implements ShardAccess {
   private final SessionState state = new SessionState();
   private final TreeMap<Integer, Connection> pinned = new TreeMap<>();
   private final Transaction tx;
+  private final SessionChanges changes;
   private Metrics metrics = Metrics.none();
 
   public ShardSession(Directory directory, ShardPools pools, ShardPools.Credentials credentials) {
@@ -35,6 +36,7 @@ public final class ShardSession implements ShardAccess {
     this.pools = pools;
     this.credentials = credentials;
     this.tx = new Transaction(this, directory, pools, pinned);
+    this.changes = new SessionChanges(this, state, directory, pools, pinned);
   }
 
   public void transactionMode(TransactionMode m) {
@@ -171,69 +173,9 @@ public final class ShardSession implements ShardAccess {
     }
   }
 
-  public void setIsolation(int level) throws SQLException {
-    state.isolation = level;
-    forEachPinned(c -> c.setTransactionIsolation(level));
-  }
-
-  public void setReadOnly(boolean on) throws SQLException {
-    state.readOnly = on;
-    forEachPinned(c -> c.setReadOnly(on));
-  }
-
-  public void setCatalog(String catalog) throws SQLException {
-    state.catalog = catalog;
-    forEachPinned(c -> c.setCatalog(catalog));
-  }
-
-  /** Connection.setNetworkTimeout: applied to the pinned connections and to every one borrowed later. */
-  public void setNetworkTimeout(java.util.concurrent.Executor executor, int milliseconds) throws SQLException {
-    // Set at once on each shard connection (not through the caller's executor): the next statement must see it.
-    java.util.concurrent.Executor now = Runnable::run;
-    state.networkTimeout = milliseconds;
-    state.networkTimeoutExecutor = now;
-    for (Connection c : pinned.values()) {
-      try {
-        c.setNetworkTimeout(now, milliseconds);
-      } catch (SQLException ignored) {
-        // a broken shard connection fails its next statement, naming the shard; a pool's timeout
-        // check on the logical connection must not call the whole connection dead for it
-      }
-    }
-  }
-
-  /**
-   * Runs a SET on every pinned connection, or, when none is pinned, on one readable shard, and
-   * records it only once a shard accepted it: a SET the server refuses fails here with the
-   * server's own error, instead of being replayed (and failing) on every later connection.
-   */
-  public void addSet(String sql) throws SQLException {
-    if (pinned.isEmpty()) {
-      trySet(sql);
-    } else {
-      forEachPinned(c -> execute(c, sql));
-    }
-    state.sets.add(sql);
-  }
-
-  /** In autocommit the shard that accepted the SET keeps its connection pinned (the session is sticky now). */
-  private void trySet(String sql) throws SQLException {
-    Shard shard = directory.shard(directory.anyReadableShard());
-    Connection c = pools.borrow(shard);
-    boolean keep = false;
-    try {
-      state.applyTo(c, true);
-      execute(c, sql);
-      keep = state.autoCommit;
-    } catch (SQLException e) {
-      throw translate(shard, e);
-    } finally {
-      if (keep) {
-        pinned.put(shard.id(), c);
-      } else {
-        pools.evict(shard, c);
-      }
-    }
+  /** Isolation, read-only, catalog, network timeout and SET statements: applied to pinned connections and replayed on later ones. */
+  public SessionChanges changes() {
+    return changes;
   }
 
   /**

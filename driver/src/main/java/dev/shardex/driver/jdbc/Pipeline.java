@@ -157,13 +157,13 @@ final class Pipeline {
   private void applySession(String sql) throws SQLException {
     Matcher m;
     if ((m = SessionStatements.match(SessionStatements.USE, sql)).matches()) {
-      session.setCatalog(m.group(1));
+      session.changes().setCatalog(m.group(1));
     } else if ((m = SessionStatements.match(SessionStatements.AUTOCOMMIT, sql)).matches()) {
       connection.setAutoCommit(SessionStatements.onOff(m.group(1)));
     } else if ((m = SessionStatements.match(SessionStatements.ISOLATION, sql)).matches()) {
-      session.setIsolation(SessionStatements.isolation(m.group(1)));
+      session.changes().setIsolation(SessionStatements.isolation(m.group(1)));
     } else {
-      session.addSet(sql);
+      session.changes().addSet(sql);
     }
   }
 

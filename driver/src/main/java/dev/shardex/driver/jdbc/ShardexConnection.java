@@ -177,7 +177,7 @@ public final class ShardexConnection extends ConnectionDefaults {
 
   @Override
   public void setTransactionIsolation(int level) throws SQLException {
-    session.setIsolation(level);
+    session.changes().setIsolation(level);
   }
 
   @Override
@@ -188,7 +188,7 @@ public final class ShardexConnection extends ConnectionDefaults {
 
   @Override
   public void setReadOnly(boolean readOnly) throws SQLException {
-    session.setReadOnly(readOnly);
+    session.changes().setReadOnly(readOnly);
   }
 
   @Override
@@ -198,7 +198,7 @@ public final class ShardexConnection extends ConnectionDefaults {
 
   @Override
   public void setCatalog(String catalog) throws SQLException {
-    session.setCatalog(catalog);
+    session.changes().setCatalog(catalog);
   }
 
   @Override
@@ -266,7 +266,7 @@ public final class ShardexConnection extends ConnectionDefaults {
     if (milliseconds < 0) {
       throw new SQLException("Shardex: the network timeout must be 0 or more milliseconds, not " + milliseconds, "HY024");
     }
-    session.setNetworkTimeout(executor, milliseconds);
+    session.changes().setNetworkTimeout(executor, milliseconds);
   }
 
   @Override
