@@ -66,13 +66,39 @@ public final class ShardexDriver implements Driver {
     return c;
   }
 
-  /** Closes every cluster (directory clients, pools); later connections open new ones. */
+  /**
+   * Closes every cluster (directory clients, pools); later connections open new ones. The clusters
+   * close at once, each on its own thread, and this waits at most {@link #SHUTDOWN_WAIT_MS}: at JVM
+   * exit one slow close (a shard or directory already gone) must not hold up the others, nor the exit.
+   */
   public static void shutdown() {
+    java.util.List<Cluster> all;
     synchronized (CLUSTERS) {
-      CLUSTERS.values().forEach(Cluster::close);
+      all = new java.util.ArrayList<>(CLUSTERS.values());
       CLUSTERS.clear();
     }
+    java.util.List<Thread> closing = new java.util.ArrayList<>();
+    for (Cluster c : all) {
+      Thread t = new Thread(c::close, "shardex-close");
+      t.setDaemon(true);
+      t.start();
+      closing.add(t);
+    }
+    long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.MILLISECONDS.toNanos(SHUTDOWN_WAIT_MS);
+    try {
+      for (Thread t : closing) {
+        long left = java.util.concurrent.TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime());
+        if (left > 0) {
+          t.join(left);
+        }
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
   }
+
+  /** How long {@link #shutdown} waits for the clusters to close. */
+  static final long SHUTDOWN_WAIT_MS = 5_000;
 
   @Override
   public boolean acceptsURL(String url) {
