@@ -1,6 +1,7 @@
 package dev.shardex.driver.jdbc;
 
 import dev.shardex.directory.ShardexError;
+import dev.shardex.driver.sql.SqlLexer;
 import java.sql.SQLException;
 import java.sql.SQLFeatureNotSupportedException;
 
@@ -49,14 +50,6 @@ public final class Jdbc {
 
   /** SHX1509 for a throwable that escaped the pipeline (hot paths catch inline, without a lambda). */
   static SQLException internal(String sql, Throwable e) {
-    return ShardexError.INTERNAL.withCause(e, abbreviate(sql), e.toString());
-  }
-
-  private static String abbreviate(String sql) {
-    if (sql == null) {
-      return "(no statement)";
-    }
-    String s = sql.strip().replaceAll("\\s+", " ");
-    return s.length() > 80 ? s.substring(0, 77) + "..." : s;
+    return ShardexError.INTERNAL.withCause(e, SqlLexer.abbreviate(sql), e.toString());
   }
 }

@@ -15,6 +15,7 @@ import dev.shardex.driver.sql.Analysis;
 import dev.shardex.driver.sql.Analyzer;
 import dev.shardex.driver.sql.MergeSpec;
 import dev.shardex.driver.sql.RouteTemplate;
+import dev.shardex.driver.sql.SqlLexer;
 import java.sql.SQLException;
 import java.sql.SQLWarning;
 import java.sql.Statement;
@@ -129,7 +130,7 @@ final class Pipeline {
     Outcome out;
     cluster.schemas().forget(t.ddl().tables()); // columns and keys are read again on next use
     try {
-      out = PlanExecutor.execute(plan, session, call, false, owner, "DDL '" + abbreviate(sql) + "'", cluster.fanout());
+      out = PlanExecutor.execute(plan, session, call, false, owner, "DDL '" + SqlLexer.abbreviate(sql) + "'", cluster.fanout());
     } catch (SQLException e) {
       if (ShardexError.DDL_PARTIAL.is(e)) {
         recordDeclaration(plan);
@@ -178,7 +179,7 @@ final class Pipeline {
       // SAVEPOINT, RELEASE SAVEPOINT, ROLLBACK TO, XA: they belong to the transaction's shard.
       Integer shard = session.transactionShard();
       if (shard == null) {
-        throw ShardexError.UNSUPPORTED.exception("'" + abbreviate(sql) + "' outside a transaction that has run a statement",
+        throw ShardexError.UNSUPPORTED.exception("'" + SqlLexer.abbreviate(sql) + "' outside a transaction that has run a statement",
             "run a statement of the transaction first, so it has a shard");
       }
       return PlanExecutor.execute(RoutePlan.one(shard, false), session, call, false, owner, "transaction",
@@ -210,10 +211,5 @@ final class Pipeline {
     }
     return new Outcome(InMemoryResults.of(List.of("shard_id", "sql_sent", "merge"),
         List.of(Types.INTEGER, Types.VARCHAR, Types.VARCHAR), rows), -1, null);
-  }
-
-  private static String abbreviate(String sql) {
-    String s = sql.strip().replaceAll("\\s+", " ");
-    return s.length() > 80 ? s.substring(0, 77) + "..." : s;
   }
 }

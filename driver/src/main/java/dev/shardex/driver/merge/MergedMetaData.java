@@ -101,9 +101,11 @@ final class MergedMetaData extends DelegatingMetaData {
     return meta.getScale(column);
   }
 
+  private static final java.util.regex.Pattern MARKER = java.util.regex.Pattern.compile("\\?(\\d+)");
+
   /** A label's ?N markers, filled with the literals as the server prints them in a label. */
   private static String fillLabel(String label, Object[] values) {
-    java.util.regex.Matcher m = java.util.regex.Pattern.compile("\\?(\\d+)").matcher(label);
+    java.util.regex.Matcher m = MARKER.matcher(label);
     StringBuilder out = new StringBuilder();
     while (m.find()) {
       Object v = values[Integer.parseInt(m.group(1)) - 1];

@@ -51,6 +51,10 @@ public final class Analyzer {
     if (!PARSED.contains(keyword)) {
       return RouteTemplate.simple(StatementType.OTHER, 0, hints, null);
     }
+    if (SqlLexer.hasNumberedMarker(sql)) {
+      throw ShardexError.UNSUPPORTED.exception("a numbered ? marker (?1) in '" + SqlLexer.abbreviate(sql) + "'",
+          "MySQL numbers its markers by position: write ? for each parameter, in order");
+    }
     Statement statement;
     try {
       statement = parse(sql);

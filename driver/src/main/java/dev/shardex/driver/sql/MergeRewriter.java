@@ -215,11 +215,20 @@ final class MergeRewriter {
     }
     for (Expression g : select.getGroupBy().getGroupByExpressionList()) {
       if (g instanceof LongValue position) {
-        groupKeys.add((int) position.getValue()); // GROUP BY 2: the caller's second column
+        groupKeys.add(position(position)); // GROUP BY 2: the caller's second column
       } else if (!addedGroupBy.contains(g)) {
         groupKeys.add(columnFor(g, hiddenItems, visible, Fold.FIRST));
       }
     }
+  }
+
+  /**
+   * A GROUP BY / ORDER BY position as written; one past int's range (ORDER BY 18446744073709551616)
+   * is past any select list all the same, and the merge answers it as the server does (1054).
+   */
+  private static int position(LongValue position) {
+    java.math.BigInteger v = position.getBigIntegerValue();
+    return v.signum() >= 0 && v.bitLength() < 31 ? v.intValue() : Integer.MAX_VALUE;
   }
 
   private void orderKeys(List<SelectItem<?>> hiddenItems, int visible, boolean star) throws SQLException {
@@ -233,7 +242,7 @@ final class MergeRewriter {
       Expression e = o.getExpression();
       int column;
       if (e instanceof LongValue position) {
-        column = (int) position.getValue();
+        column = position(position);
       } else if (star && !aggregate) {
         column = hiddenColumn(e, hiddenItems, Fold.FIRST);
       } else if (e instanceof Function f && isAggregate(f)) {

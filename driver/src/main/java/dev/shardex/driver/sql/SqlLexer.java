@@ -125,15 +125,37 @@ public final class SqlLexer {
     return end;
   }
 
+  /** A statement as quoted in a message: spaces collapsed, at most 80 characters. */
+  public static String abbreviate(String sql) {
+    if (sql == null) {
+      return "(no statement)";
+    }
+    String s = sql.strip().replaceAll("\\s+", " ");
+    return s.length() > 80 ? s.substring(0, 77) + "..." : s;
+  }
+
   /** The {@code ?} markers of a text, outside comments and quoted text. */
   public static int countParameters(String sql) {
+    return markers(sql, false);
+  }
+
+  /**
+   * Whether a {@code ?} marker is followed by a digit ({@code ?1}), outside comments and quoted
+   * text: JSqlParser reads that as a numbered parameter, which MySQL does not have.
+   */
+  public static boolean hasNumberedMarker(String sql) {
+    return markers(sql, true) > 0;
+  }
+
+  private static int markers(String sql, boolean numberedOnly) {
     int n = 0;
     for (int i = 0; i < sql.length(); ) {
       int end = opaqueEnd(sql, i);
       if (end > i) {
         i = end;
-      } else {
-        n += sql.charAt(i++) == '?' ? 1 : 0;
+      } else if (sql.charAt(i++) == '?'
+          && (!numberedOnly || i < sql.length() && Character.isDigit(sql.charAt(i)))) {
+        n++;
       }
     }
     return n;

@@ -2,6 +2,7 @@ package dev.shardex.driver.sql;
 
 import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
+import dev.shardex.directory.ShardexError;
 import java.sql.SQLException;
 import java.util.Set;
 import java.util.concurrent.atomic.LongAdder;
@@ -54,15 +55,19 @@ public final class TemplateCache {
     Normalised entry = normalised.getIfPresent(key);
     if (entry == null) {
       String text = key.text();
+      int markers = SqlLexer.countParameters(text);
       try {
-        entry = new Normalised(analyse(text), text);
+        entry = new Normalised(analyse(text), text, markers);
       } catch (SQLException unparameterisable) {
         if (key.count() == 0) {
           throw unparameterisable; // nothing was replaced: the text itself does not parse
         }
-        entry = new Normalised(RAW_ONLY, text);
+        entry = new Normalised(RAW_ONLY, text, markers);
       }
       normalised.put(PlainKey.of(text), entry);
+    }
+    if (entry.markers() != key.count()) {
+      throw markerInPlainText(sql); // a ? of the text's own, beside the literals' placeholders
     }
     if (entry.template() == RAW_ONLY) {
       return new Analysis(prepared(sql), NO_VALUES, sql);
@@ -70,8 +75,18 @@ public final class TemplateCache {
     return new Analysis(entry.template(), key.values(), entry.text());
   }
 
-  /** A normalised text and its template ({@link #RAW_ONLY} when only the raw text parses). */
-  private record Normalised(RouteTemplate template, String text) {}
+  /**
+   * A normalised text, its template ({@link #RAW_ONLY} when only the raw text parses) and how many
+   * {@code ?} markers it holds: as many as the literals it replaced, unless the text had its own.
+   */
+  private record Normalised(RouteTemplate template, String text, int markers) {}
+
+  /** A plain Statement whose text has a ? marker: no value can be bound to it. */
+  private static SQLException markerInPlainText(String sql) {
+    return ShardexError.UNSUPPORTED.exception("a ? marker in the text of a plain Statement ('"
+        + SqlLexer.abbreviate(sql) + "')",
+        "bind its value with a PreparedStatement, or write the value into the text");
+  }
 
   /** Whether the first keyword is one of {@link #NORMALISED}, without copying it when it is ASCII. */
   private static boolean normalisable(String sql) {

@@ -16,13 +16,7 @@ import dev.shardex.sandbox.SandboxCluster;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.PreparedStatement;
-import java.sql.SQLException;
 import java.sql.Statement;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.ThreadLocalRandom;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.Test;
 
@@ -61,41 +55,16 @@ class DrainUnderLoadTest {
         ps.executeBatch();
       }
 
-      RebalanceUnderLoadTest.Acknowledged acknowledged = new RebalanceUnderLoadTest.Acknowledged();
-      AtomicBoolean stop = new AtomicBoolean();
-      ExecutorService writers = Executors.newFixedThreadPool(4);
-      for (int t = 0; t < 4; t++) {
-        writers.submit(() -> {
-          try (Connection c = DriverManager.getConnection(url);
-              PreparedStatement ps = c.prepareStatement("INSERT INTO dr_rows (id, user_id) VALUES (?, ?)")) {
-            while (!stop.get()) {
-              long id = 1_000_000 + ids.incrementAndGet();
-              long user = 1 + ThreadLocalRandom.current().nextInt(USERS);
-              ps.setLong(1, id);
-              ps.setLong(2, user);
-              try {
-                ps.executeUpdate();
-                acknowledged.add(id, user);
-              } catch (SQLException e) {
-                // refused (a frozen key's wait ran out): not acknowledged, must not appear
-              }
-              Thread.sleep(10);
-            }
-          }
-          return null;
-        });
-      }
+      MoveTestSupport.InsertWriters writers = new MoveTestSupport.InsertWriters(url, "dr_rows", 4, USERS, ids, 10);
       Thread.sleep(300);
       Mover mover = new Mover(store, MoveTestSupport.connector(sandbox), MoveOptions.defaults(), FaultHook.NONE);
       AtomicLong updates = new AtomicLong();
       Drainer.Result result = new Drainer(store, mover).drain(DRAINED, 3, (done, total, label) -> updates.incrementAndGet());
       Thread.sleep(300);
-      stop.set(true);
-      writers.shutdown();
-      assertTrue(writers.awaitTermination(30, TimeUnit.SECONDS));
+      writers.stop();
       String report = "drained shard " + DRAINED + ": " + result.moved() + " user(s) moved in " + result.millis() + " ms ("
           + result.millisPerThousand() + " ms per 1,000 users), " + result.failed().size() + " failed, " + result.left()
-          + " left; " + acknowledged.map.size() + " inserts acknowledged meanwhile";
+          + " left; " + writers.acknowledged.size() + " inserts acknowledged meanwhile";
       System.out.println("DRAIN: " + report);
       assertTrue(result.failed().isEmpty() && result.empty(), report);
       assertEquals(USERS / 3, result.moved(), report);
@@ -117,8 +86,8 @@ class DrainUnderLoadTest {
           onShards += rs.getLong(1);
         }
       }
-      assertEquals(USERS * 20L + acknowledged.map.size(), onShards, "every seeded and acknowledged row, once: " + report);
-      for (var e : acknowledged.map.entrySet()) {
+      assertEquals(USERS * 20L + writers.acknowledged.size(), onShards, "every seeded and acknowledged row, once: " + report);
+      for (var e : writers.acknowledged.entrySet()) {
         int owner = store.lookup(KeySpace.DEFAULT, Long.toString(e.getValue())).shardId();
         try (Connection c = sandbox.connectShard(owner); Statement s = c.createStatement();
             var rs = s.executeQuery("SELECT COUNT(*) FROM dr_rows WHERE id = " + e.getKey())) {
@@ -126,7 +95,7 @@ class DrainUnderLoadTest {
           assertEquals(1, rs.getInt(1), "insert " + e.getKey() + " sits once on its owner " + owner);
         }
       }
-      assertTrue(acknowledged.map.size() > 50, "writers kept writing during the drain: " + report);
+      assertTrue(writers.acknowledged.size() > 50, "writers kept writing during the drain: " + report);
     }
   }
 }

@@ -162,4 +162,49 @@ final class MoveTestSupport {
         percentile(sorted, 50) / 1000.0, percentile(sorted, 90) / 1000.0, percentile(sorted, 99) / 1000.0,
         sorted[sorted.length - 1] / 1000.0);
   }
+
+  /**
+   * Writers inserting {@code (id, user_id)} rows through the driver, each on its own connection,
+   * until stopped; {@link #acknowledged} holds the inserts the driver acknowledged (id -> user). A
+   * refused insert (e.g. a frozen key's wait ran out) is not acknowledged and must not appear.
+   */
+  static final class InsertWriters {
+    final java.util.concurrent.ConcurrentHashMap<Long, Long> acknowledged = new java.util.concurrent.ConcurrentHashMap<>();
+    private final java.util.concurrent.atomic.AtomicBoolean stop = new java.util.concurrent.atomic.AtomicBoolean();
+    private final java.util.concurrent.ExecutorService pool;
+
+    InsertWriters(String url, String table, int threads, int users, java.util.concurrent.atomic.AtomicLong ids,
+        long pauseMs) {
+      pool = java.util.concurrent.Executors.newFixedThreadPool(threads);
+      for (int t = 0; t < threads; t++) {
+        pool.submit(() -> {
+          try (java.sql.Connection c = java.sql.DriverManager.getConnection(url);
+              java.sql.PreparedStatement ps = c.prepareStatement("INSERT INTO " + table + " (id, user_id) VALUES (?, ?)")) {
+            while (!stop.get()) {
+              long id = 1_000_000 + ids.incrementAndGet();
+              long user = 1 + java.util.concurrent.ThreadLocalRandom.current().nextInt(users);
+              ps.setLong(1, id);
+              ps.setLong(2, user);
+              try {
+                ps.executeUpdate();
+                acknowledged.put(id, user);
+              } catch (SQLException e) {
+                // refused: not acknowledged, must not appear
+              }
+              Thread.sleep(pauseMs);
+            }
+          }
+          return null;
+        });
+      }
+    }
+
+    /** Stops the writers and waits for them (at most 30 s). */
+    void stop() throws InterruptedException {
+      stop.set(true);
+      pool.shutdown();
+      org.junit.jupiter.api.Assertions.assertTrue(pool.awaitTermination(30, java.util.concurrent.TimeUnit.SECONDS),
+          "the writers stopped");
+    }
+  }
 }

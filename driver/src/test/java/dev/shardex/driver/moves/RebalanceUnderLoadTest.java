@@ -17,15 +17,8 @@ import dev.shardex.sandbox.SandboxCluster;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.PreparedStatement;
-import java.sql.SQLException;
 import java.sql.Statement;
-import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.ThreadLocalRandom;
-import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.Test;
 
@@ -67,38 +60,13 @@ class RebalanceUnderLoadTest {
       }
       store.addShard(4, sandbox.shardUrl(4), 1.0); // the new, empty shard
 
-      Acknowledged acknowledged = new Acknowledged();
-      AtomicBoolean stop = new AtomicBoolean();
-      ExecutorService writers = Executors.newFixedThreadPool(4);
-      for (int t = 0; t < 4; t++) {
-        writers.submit(() -> {
-          try (Connection c = DriverManager.getConnection(url);
-              PreparedStatement ps = c.prepareStatement("INSERT INTO rb_rows (id, user_id) VALUES (?, ?)")) {
-            while (!stop.get()) {
-              long id = 1_000_000 + ids.incrementAndGet();
-              long user = 1 + ThreadLocalRandom.current().nextInt(USERS);
-              ps.setLong(1, id);
-              ps.setLong(2, user);
-              try {
-                ps.executeUpdate();
-                acknowledged.add(id, user);
-              } catch (SQLException e) {
-                // refused (e.g. a frozen key's wait ran out): not acknowledged, must not appear
-              }
-              Thread.sleep(20); // writers keep running, light next to the 3,000 rows being balanced
-            }
-          }
-          return null;
-        });
-      }
+      MoveTestSupport.InsertWriters writers = new MoveTestSupport.InsertWriters(url, "rb_rows", 4, USERS, ids, 20);
       Rebalancer rebalancer = new Rebalancer(store, MoveTestSupport.connector(sandbox));
       RebalancePlanner.Plan plan = rebalancer.plan(KeySpace.DEFAULT, 0.05, 1_000, Progress.NONE); // plan tight: writers keep adding rows
       assertTrue(plan.balanced(), "the plan balances: " + plan.shards());
       Mover mover = new Mover(store, MoveTestSupport.connector(sandbox), MoveOptions.defaults(), FaultHook.NONE);
       List<MoveRunner.Outcome> outcomes = MoveRunner.runAll(mover, KeySpace.DEFAULT, plan.moves(), 3, o -> { });
-      stop.set(true);
-      writers.shutdown();
-      writers.awaitTermination(30, java.util.concurrent.TimeUnit.SECONDS);
+      writers.stop();
       assertTrue(outcomes.stream().allMatch(MoveRunner.Outcome::ok), "every move DONE: " + outcomes.stream()
           .filter(o -> !o.ok()).map(o -> o.planned() + " " + o.error()).toList());
 
@@ -119,7 +87,7 @@ class RebalanceUnderLoadTest {
             "shard " + shard + " holds " + rows[shard] + " of " + total + " rows (share " + share + "): " + java.util.Arrays.toString(rows));
       }
       // every acknowledged insert is there exactly once, on its owner's shard
-      for (var e : acknowledged.map.entrySet()) {
+      for (var e : writers.acknowledged.entrySet()) {
         int owner = store.lookup(KeySpace.DEFAULT, Long.toString(e.getValue())).shardId();
         int found = 0;
         for (int shard = 0; shard < 5; shard++) {
@@ -134,16 +102,7 @@ class RebalanceUnderLoadTest {
         }
         assertEquals(1, found, "insert " + e.getKey() + " exactly once");
       }
-      assertTrue(acknowledged.map.size() > 50, "writers kept writing during the rebalance: " + acknowledged.map.size());
-    }
-  }
-
-  /** Acknowledged inserts: id -> user. */
-  static final class Acknowledged {
-    final ConcurrentHashMap<Long, Long> map = new ConcurrentHashMap<>();
-
-    void add(long id, long user) {
-      map.put(id, user);
+      assertTrue(writers.acknowledged.size() > 50, "writers kept writing during the rebalance: " + writers.acknowledged.size());
     }
   }
 }

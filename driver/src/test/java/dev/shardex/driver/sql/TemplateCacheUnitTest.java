@@ -93,4 +93,35 @@ class TemplateCacheUnitTest {
     }
     assertEquals(analyses, cache.analyses(), "every text found its own template again");
   }
+
+  @Test
+  void plain_aMarkerOfTheTextsOwn_isRefusedByName_whateverElseItHolds() throws SQLException {
+    TemplateCache cache = new TemplateCache(100);
+    for (String sql : new String[] {"SELECT AVG(?) FROM fz_a", "SELECT v FROM t WHERE user_id IN (1, 2, 3) ORDER BY ?",
+        "SELECT v FROM t WHERE s = 'x' AND v > ?", "SELECT CAST(v AS DECIMAL(10,2)) FROM t WHERE user_id = ?"}) {
+      SQLException e = assertThrows(SQLException.class, () -> cache.plain(sql), sql);
+      assertEquals("0AS00", e.getSQLState(), sql);
+      assertTrue(e.getMessage().contains("SHX1209") && e.getMessage().contains("a ? marker in the text of a plain Statement")
+          && e.getMessage().contains("PreparedStatement"), e.getMessage());
+      assertThrows(SQLException.class, () -> cache.plain(sql), "refused again from the cache: " + sql);
+    }
+    // literals of every kind, a ? inside a string or a comment: as many markers as literals, accepted
+    for (String sql : new String[] {"SELECT * FROM t WHERE a IN (1, -2, 3.5) AND b = 'is ? a marker' LIMIT 10 OFFSET 5",
+        "SELECT * FROM t /* ? */ WHERE h = X'0a' AND b = b'01' AND c = 1e5 AND d = _utf8'x' AND e = NULL",
+        "SELECT * FROM t WHERE created_at > NOW() - INTERVAL 1 DAY AND s = \"?\" -- ?"}) {
+      Analysis a = cache.plain(sql);
+      assertEquals(a.literals().length, SqlLexer.countParameters(a.text()), sql + " -> " + a.text());
+    }
+  }
+
+  @Test
+  void aNumberedMarker_isRefusedByName() {
+    for (String sql : new String[] {"SELECT v FROM t WHERE user_id IN (?, ?0, ?)", "UPDATE t SET v = ?1 WHERE user_id = ?2"}) {
+      SQLException e = assertThrows(SQLException.class, () -> new TemplateCache(10).prepared(sql), sql);
+      assertEquals("0AS00", e.getSQLState(), sql);
+      assertTrue(e.getMessage().contains("numbered ? marker"), e.getMessage());
+    }
+    assertEquals(1, SqlLexer.countParameters("SELECT '?1', v FROM t WHERE a = ? /* ?2 */"), "quoted and commented ?N are text");
+    assertTrue(!SqlLexer.hasNumberedMarker("SELECT '?1', v FROM t WHERE a = ? /* ?2 */"));
+  }
 }
