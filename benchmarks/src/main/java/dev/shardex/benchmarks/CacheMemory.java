@@ -18,7 +18,7 @@ import java.util.Map;
  * Caffeine's node, the hash table's share and the frequency sketch.
  *
  * <p>Filling a million entries through {@code routeRead} would take a million directory round
- * trips (minutes); instead the entries are put into the Directory's own cache object (reached by
+ * trips (minutes); instead the entries are put into the Directory's own cache object (its KeyPlacements', reached by
  * reflection) exactly as {@code routeRead} puts them after a lookup, and one {@code routeRead} of
  * a key that exists only in the cache proves the entries are what routing reads.
  */
@@ -31,9 +31,12 @@ final class CacheMemory {
   static Result measure(DirectoryStore store, int entries, long firstKey) throws Exception {
     try (Directory dir = Directory.open(store, DirectoryOptions.defaults().withAutoPoll(false), "bench-memory")) {
       dir.routeRead(KeySpace.DEFAULT, 0L); // creates the key space's cache through the public path
-      Field f = Directory.class.getDeclaredField("placements");
+      Field keys = Directory.class.getDeclaredField("keys"); // its KeyPlacements
+      keys.setAccessible(true);
+      Object placements = keys.get(dir);
+      Field f = placements.getClass().getDeclaredField("placements");
       f.setAccessible(true);
-      Cache<Object, Placement> cache = ((Map<String, Cache<Object, Placement>>) f.get(dir)).get(KeySpace.DEFAULT);
+      Cache<Object, Placement> cache = ((Map<String, Cache<Object, Placement>>) f.get(placements)).get(KeySpace.DEFAULT);
       cache.invalidateAll();
       cache.cleanUp();
       long before = usedHeapAfterGc();
