@@ -32,6 +32,10 @@ final class TablesCommand extends CliCommand.Group {
     @Option(names = "--shard", description = "Home shard of a SINGLE table (default: the lowest shard id).")
     Integer shard;
 
+    @Option(names = "--sequence", paramLabel = "COLUMN",
+        description = "Fill this column of a SHARDED table from a directory sequence (ids unique across shards); it starts after the largest value on any shard.")
+    String sequence;
+
     @Override
     public Integer call() throws Exception {
       int kinds = (key != null ? 1 : 0) + (global ? 1 : 0) + (single ? 1 : 0);
@@ -40,6 +44,9 @@ final class TablesCommand extends CliCommand.Group {
       }
       if (shard != null && !single) {
         throw usage("--shard only applies to --single tables");
+      }
+      if (sequence != null && key == null) {
+        throw usage("--sequence only applies to SHARDED tables (--key COLUMN)");
       }
       try (CliSession s = session()) {
         TableDef def;
@@ -53,10 +60,22 @@ final class TablesCommand extends CliCommand.Group {
           def = TableDef.single(name, home);
         }
         s.store().declareTable(def);
-        out().result(json(def), () -> out().line("Declared " + describe(def)));
+        long after = sequence == null ? 0 : attachSequence(s, def, sequence);
+        out().result(json(def), () -> out().line("Declared " + describe(def)
+            + (sequence == null ? "" : ", " + sequence + " filled from a sequence starting after " + after)));
       }
       return ShardexCli.OK;
     }
+  }
+
+  /** Attaches the sequence over the table's existing rows; returns the largest value found on the shards. */
+  private static long attachSequence(CliSession s, TableDef def, String column) throws java.sql.SQLException {
+    var sequences = new dev.shardex.directory.SequenceStore(s.store());
+    sequences.declareColumn(def.name(), column);
+    List<Integer> shards = s.store().shards().stream().filter(x -> x.status().acceptsReads()).map(x -> x.id()).toList();
+    long largest = dev.shardex.directory.SequenceStore.largestOnShards(def.name(), column, shards, s.shards());
+    sequences.startAfter(def.name(), column, largest);
+    return largest;
   }
 
   @Command(name = "list", description = "List the declared tables.")

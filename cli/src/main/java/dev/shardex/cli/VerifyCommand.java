@@ -10,7 +10,7 @@ import picocli.CommandLine.Option;
 
 @Command(name = "verify", description = {"Check the shards against the directory (exit code 2 if anything is wrong).",
     "Finds orphans (rows on a shard that does not own their key), rows whose key has no owner,",
-    "and GLOBAL tables whose copies differ between shards."})
+    "GLOBAL tables whose copies differ between shards, and ids of sequence-filled columns on more than one shard."})
 final class VerifyCommand extends CliCommand {
   @Option(names = "--repair", description = "Delete orphans whose owner holds an identical copy; report the rest.")
   boolean repair;
@@ -36,12 +36,20 @@ final class VerifyCommand extends CliCommand {
             + g.shardsByChecksum()));
         globals.add(Json.obj("table", g.table(), "shardsByChecksum", g.shardsByChecksum()));
       });
-      out().result(Json.obj("clean", r.clean(), "orphans", orphans, "unowned", unowned, "globals", globals, "repaired", r.repaired()), () -> {
+      List<Object> duplicates = new ArrayList<>();
+      r.duplicates().forEach(d -> {
+        rows.add(java.util.Arrays.asList("duplicate id", d.table(), d.shards(), d.keys(), null, null,
+            d.column() + " = " + d.id() + " on shards " + d.shards()));
+        duplicates.add(Json.obj("table", d.table(), "column", d.column(), "id", d.id(), "shards", d.shards(), "keys", d.keys()));
+      });
+      out().result(Json.obj("clean", r.clean(), "orphans", orphans, "unowned", unowned, "globals", globals,
+          "duplicateIds", duplicates, "repaired", r.repaired()), () -> {
         if (!rows.isEmpty()) {
           out().table(List.of("PROBLEM", "TABLE", "SHARD", "KEY", "OWNER", "ROWS", "DETAIL"), rows);
         }
         out().line(r.orphans().size() + " orphan(s)" + (repair ? " (" + r.repaired() + " repaired)" : "") + ", "
-            + r.unowned().size() + " unowned, " + r.globals().size() + " GLOBAL table(s) differing"
+            + r.unowned().size() + " unowned, " + r.globals().size() + " GLOBAL table(s) differing, "
+            + r.duplicates().size() + " id(s) on more than one shard"
             + (r.clean() ? ": OK" : ""));
       });
       return r.clean() ? ShardexCli.OK : ShardexCli.REFUSED;

@@ -156,7 +156,7 @@ class CliMoveTest {
 
     Result r = run("verify");
     assertEquals(2, r.code(), r.toString());
-    assertTrue(r.out().endsWith("2 orphan(s), 1 unowned, 1 GLOBAL table(s) differing\n"), r.toString());
+    assertTrue(r.out().endsWith("2 orphan(s), 1 unowned, 1 GLOBAL table(s) differing, 0 id(s) on more than one shard\n"), r.toString());
 
     Result repaired = run("verify", "--repair", "--json");
     assertEquals(2, repaired.code(), repaired.toString());
@@ -168,7 +168,37 @@ class CliMoveTest {
     onShard(1, "UPDATE countries SET name = 'Belgium'");
     Result clean = run("verify");
     assertEquals(0, clean.code(), clean.toString());
-    assertEquals("0 orphan(s), 0 unowned, 0 GLOBAL table(s) differing: OK\n", clean.out());
+    assertEquals("0 orphan(s), 0 unowned, 0 GLOBAL table(s) differing, 0 id(s) on more than one shard: OK\n", clean.out());
+  }
+
+  @Test
+  void tablesAdd_sequenceOverExistingRowsStartsAfterTheLargestIdOnAnyShard() throws SQLException {
+    onAllShards("CREATE TABLE notes (id BIGINT NOT NULL PRIMARY KEY, author_id BIGINT NOT NULL, body TEXT)");
+    onShard(0, "INSERT INTO notes VALUES (12, 1, 'a')");
+    onShard(2, "INSERT INTO notes VALUES (777, 2, 'b')");
+    Result r = run("tables", "add", "notes", "--key", "author_id", "--sequence", "id");
+    assertEquals(0, r.code(), r.toString());
+    assertTrue(r.out().contains("id filled from a sequence starting after 777"), r.toString());
+    var sequences = new dev.shardex.directory.SequenceStore(store);
+    assertEquals("id", sequences.column("notes"));
+    assertEquals(778, sequences.peek("notes.id"), "the next id handed out is above every id on the shards");
+    assertEquals(1, run("tables", "add", "other", "--global", "--sequence", "id").code(), "only SHARDED tables take a sequence");
+  }
+
+  @Test
+  void verifyReportsIdsOfASequenceColumnOnMoreThanOneShard() throws SQLException {
+    user(1, 0, 0);
+    user(2, 1, 0);
+    new dev.shardex.directory.SequenceStore(store).declareColumn("posts", "id");
+    onShard(0, "INSERT INTO posts VALUES (5, 1, 'first'), (6, 1, 'x')");
+    onShard(1, "INSERT INTO posts VALUES (5, 2, 'second'), (7, 2, 'y')");
+    Result r = run("verify");
+    assertEquals(2, r.code(), r.toString());
+    assertTrue(r.out().contains("id = 5 on shards [0, 1]"), r.toString());
+    assertTrue(r.out().endsWith("0 orphan(s), 0 unowned, 0 GLOBAL table(s) differing, 1 id(s) on more than one shard\n"), r.toString());
+    Result json = run("--json", "verify");
+    assertTrue(json.out().contains("\"duplicateIds\":[{\"table\":\"posts\",\"column\":\"id\",\"id\":5,\"shards\":[0,1],\"keys\":[\"1\",\"2\"]}]"),
+        json.toString());
   }
 
   @Test

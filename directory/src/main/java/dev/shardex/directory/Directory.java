@@ -39,7 +39,7 @@ public final class Directory implements AutoCloseable {
   private volatile TreeMap<Integer, Shard> shards;
   private final SequenceStore sequences;
   private final Cache<String, Optional<String>> sequenceColumns = Caffeine.newBuilder().maximumSize(100_000).build();
-  private final Map<String, long[]> blocks = new ConcurrentHashMap<>();
+  private final SequenceBlocks blocks;
   /** Bumped after every change of the catalog this client caches (tables, key spaces, shards, sequences). */
   private final java.util.concurrent.atomic.AtomicLong catalogVersion = new java.util.concurrent.atomic.AtomicLong();
   private final HiddenRows hidden = new HiddenRows();
@@ -64,6 +64,7 @@ public final class Directory implements AutoCloseable {
     this.keys = new KeyPlacements(this, store, options, lease, hidden, displayUrl);
     this.tables = Caffeine.newBuilder().maximumSize(100_000).build();
     this.sequences = new SequenceStore(store);
+    this.blocks = new SequenceBlocks(sequences, store, options);
     this.keySpaces = Caffeine.newBuilder().maximumSize(10_000).build();
     long start = store.lastChange();
     this.shards = loadShards();
@@ -302,19 +303,21 @@ public final class Directory implements AutoCloseable {
 
   /** The next {@code n} ids of a sequence, from this instance's current block (a new block when it runs out). */
   public long[] nextIds(String sequence, int n, int blockSize) throws SQLException {
-    long[] ids = new long[n];
-    long[] block = blocks.computeIfAbsent(sequence, k -> new long[] {0, 0}); // {next, end}
-    synchronized (block) {
-      for (int i = 0; i < n; i++) {
-        if (block[0] >= block[1]) {
-          int size = Math.max(blockSize, n - i);
-          block[0] = sequences.nextBlock(sequence, size);
-          block[1] = block[0] + size;
-        }
-        ids[i] = block[0]++;
-      }
-    }
-    return ids;
+    return blocks.next(sequence, n, blockSize);
+  }
+
+  /**
+   * Values an INSERT gives explicitly for the sequence-filled column of {@code table}: the sequence
+   * moves past them before the row is written (see {@link SequenceBlocks}).
+   */
+  public void explicitIds(String table, String column, long[] values, int blockSize) throws SQLException {
+    String t = TableDef.normalise(table);
+    blocks.explicit(t + "." + TableDef.normalise(column), t, values, blockSize);
+  }
+
+  /** Starts the sequence of {@code table.column} after {@code largest}, the largest value on any shard. */
+  public void startSequenceAfter(String table, String column, long largest) throws SQLException {
+    sequences.startAfter(table, column, largest);
   }
 
   // ---- keys (KeyPlacements does the work) ---------------------------------------------------------
@@ -416,6 +419,7 @@ public final class Directory implements AutoCloseable {
       case TABLE -> {
         tables.invalidate(change.ref());
         sequenceColumns.invalidate(change.ref());
+        blocks.drop(change.ref());
         catalogVersion.incrementAndGet();
       }
       case KEYSPACE -> {

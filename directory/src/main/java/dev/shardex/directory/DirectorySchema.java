@@ -105,6 +105,13 @@ public final class DirectorySchema {
         next_value BIGINT NOT NULL
       ) ENGINE=InnoDB""",
       """
+      CREATE TABLE IF NOT EXISTS sequence_gaps (
+        name VARCHAR(128) NOT NULL,
+        lo BIGINT NOT NULL,
+        hi BIGINT NOT NULL,
+        PRIMARY KEY (name, lo)
+      ) ENGINE=InnoDB""",
+      """
       CREATE TABLE IF NOT EXISTS schema_version (
         id TINYINT NOT NULL PRIMARY KEY,
         version INT NOT NULL

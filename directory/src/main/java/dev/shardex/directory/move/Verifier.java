@@ -19,7 +19,8 @@ import java.util.TreeMap;
 
 /**
  * Checks the shards against the directory: rows whose key the directory places on another shard
- * (orphans), rows whose key it does not know (unowned), and GLOBAL tables whose copies differ.
+ * (orphans), rows whose key it does not know (unowned), GLOBAL tables whose copies differ, and ids
+ * of sequence-filled columns present on more than one shard.
  *
  * <p>Repair deletes an orphan only if its owner holds an identical copy, and only while holding
  * the key's key-map row lock with the key ACTIVE on that owner and no move of it unfinished: a
@@ -31,9 +32,13 @@ public final class Verifier {
 
   public record GlobalDiff(String table, Map<String, List<Integer>> shardsByChecksum) {}
 
-  public record Report(List<Finding> orphans, List<Finding> unowned, List<GlobalDiff> globals, int repaired) {
+  /** An id of a sequence-filled column found on several shards, with the shard keys of its rows. */
+  public record DuplicateId(String table, String column, long id, List<Integer> shards, List<String> keys) {}
+
+  public record Report(List<Finding> orphans, List<Finding> unowned, List<GlobalDiff> globals, int repaired,
+      List<DuplicateId> duplicates) {
     public boolean clean() {
-      return orphans.size() == repaired && unowned.isEmpty() && globals.isEmpty();
+      return orphans.size() == repaired && unowned.isEmpty() && globals.isEmpty() && duplicates.isEmpty();
     }
   }
 
@@ -79,7 +84,16 @@ public final class Verifier {
     }
     List<GlobalDiff> globals = globals(readable);
     progress.update(total, total, "global tables");
-    return new Report(orphans, unowned, globals, repaired);
+    return new Report(orphans, unowned, globals, repaired, duplicates(readable));
+  }
+
+  /** Ids of sequence-filled columns on more than one shard (a move's copies of its key excepted). */
+  private List<DuplicateId> duplicates(List<Shard> readable) throws SQLException {
+    Set<String> moving = new HashSet<>();
+    for (KeySpace space : store.keySpaces()) {
+      moving.addAll(new MoveJournal(store).movingKeys(space.name()));
+    }
+    return new DuplicateIds(store, shards).find(readable, moving);
   }
 
   /** Deletes the orphan rows of one key in one table if the owner's rows are identical. */

@@ -48,7 +48,8 @@ public final class TestCluster {
     DirectoryStore store = new DirectoryStore(pool());
     store.init();
     directory("DELETE FROM shards", "DELETE FROM keyspaces", "DELETE FROM logical_tables", "DELETE FROM key_map",
-        "DELETE FROM clients", "DELETE FROM moves");
+        "DELETE FROM clients", "DELETE FROM moves", "DELETE FROM sequence_columns", "DELETE FROM sequences",
+        "DELETE FROM sequence_gaps");
     for (int shard = 0; shard < 3; shard++) {
       for (String table : tablesOn(shard)) {
         onShard(shard, "DROP TABLE `" + table + "`");

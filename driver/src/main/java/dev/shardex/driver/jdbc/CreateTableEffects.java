@@ -17,7 +17,8 @@ import java.util.regex.Pattern;
  * What a CREATE TABLE records besides the table: its sequence-filled column (the declared
  * {@code sequence=COLUMN}, else a SHARDED table's AUTO_INCREMENT column, so ids are unique across
  * shards; {@code sequence=none} keeps each shard's own AUTO_INCREMENT), and the warning that an
- * undeclared table became SINGLE on the home shard.
+ * undeclared table became SINGLE on the home shard. A sequence attached over existing rows starts
+ * after the largest value on any of the table's shards.
  */
 final class CreateTableEffects {
   private static final Pattern TEMPORARY = Pattern.compile("^CREATE\\s+(?:OR\\s+REPLACE\\s+)?TEMPORARY\\b",
@@ -34,11 +35,11 @@ final class CreateTableEffects {
 
   /**
    * Records the sequence-filled column; returns the warning for an undeclared table, or null. A
-   * table the catalog knew already keeps its ids as they were: a re-run {@code CREATE TABLE IF NOT
-   * EXISTS} of a table whose rows have ids from each shard's counter must not start a sequence at 1.
+   * table the catalog knew already keeps its AUTO_INCREMENT ids as they were unless its declaration
+   * names a sequence; a sequence starts after the largest value on any shard, never at 1 over rows.
    */
-  static SQLWarning apply(Directory dir, RoutePlan plan, RouteTemplate t, String sql, boolean createsNew)
-      throws SQLException {
+  static SQLWarning apply(Directory dir, RoutePlan plan, RouteTemplate t, String sql, boolean createsNew,
+      dev.shardex.directory.move.ShardConnector shards) throws SQLException {
     TableDef def = plan.declare();
     if (def == null || t.ddl() == null || t.ddl().verb() != Ddl.Verb.CREATE_TABLE) {
       return null;
@@ -50,6 +51,10 @@ final class CreateTableEffects {
     }
     if (column != null && !column.toLowerCase(Locale.ROOT).equals(NO_SEQUENCE)) {
       dir.declareSequence(def.name(), column);
+      // CREATE TABLE IF NOT EXISTS over a table that has rows (made before Shardex, or undeclared):
+      // the sequence starts after the largest id on any shard, as AUTO_INCREMENT would
+      dir.startSequenceAfter(def.name(), column,
+          dev.shardex.directory.SequenceStore.largestOnShards(def.name(), column, plan.shards(), shards));
     }
     boolean temporary = TEMPORARY.matcher(sql.substring(dev.shardex.driver.sql.SqlLexer.skipSpaceAndComments(sql, 0))).find();
     if (!createsNew || declaration != null || temporary) {

@@ -36,7 +36,9 @@ final class MergedQuery {
   static Outcome filledKeys(Outcome out, RoutePlan.Fill fill) throws SQLException {
     List<Object[]> rows = new ArrayList<>();
     for (long id : fill.ids()) {
-      rows.add(new Object[] {id});
+      if (id != RoutePlan.Fill.KEEP) {
+        rows.add(new Object[] {id});
+      }
     }
     return Outcome.count(out.updateCount(), InMemoryResults.of(List.of("GENERATED_KEY"), List.of(Types.BIGINT), rows));
   }

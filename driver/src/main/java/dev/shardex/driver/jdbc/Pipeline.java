@@ -138,7 +138,8 @@ final class Pipeline {
       throw e;
     }
     recordDeclaration(plan);
-    SQLWarning warning = CreateTableEffects.apply(cluster.directory(), plan, t, sql, createsNew);
+    SQLWarning warning = CreateTableEffects.apply(cluster.directory(), plan, t, sql, createsNew,
+        id -> cluster.pools().borrow(cluster.directory().shards().get(id)));
     for (String dropped : plan.undeclare()) {
       cluster.directory().undeclare(dropped);
     }

@@ -19,39 +19,9 @@ final class InsertRoute {
   private InsertRoute() {}
 
   static RoutePlan plan(RouteTemplate t, Object[] values, RouteContext ctx) throws SQLException {
-    RoutePlan.Fill fill = fill(t, values, ctx);
+    RoutePlan.Fill fill = SequenceFill.of(t, values, ctx);
     RoutePlan plan = insertRoute(t, values, ctx, fill);
     return fill == null ? plan : plan.withFill(fill);
-  }
-
-  /**
-   * The ids a sequence-filled column gets when the INSERT omits it or gives NULL (one per row, from this
-   * instance's block), or null. EXPLAIN ROUTE shows ids too: the block they came from is spent.
-   */
-  private static RoutePlan.Fill fill(RouteTemplate t, Object[] values, RouteContext ctx) throws SQLException {
-    if (t.targetTable() == null || t.insertSelect() || t.insertColumns().isEmpty() || t.insertRows().isEmpty()) {
-      return null;
-    }
-    String column = ctx.directory().sequenceColumn(t.targetTable().name());
-    int at = column == null ? -1 : t.insertColumns().indexOf(column);
-    if (column == null || (at >= 0 && !allNull(t.insertRows(), at, values))) {
-      return null;
-    }
-    String sequence = t.targetTable().name() + "." + column;
-    return new RoutePlan.Fill(column, ctx.directory().nextIds(sequence, t.insertRows().size(), ctx.sequenceBlock()), at);
-  }
-
-  /** Whether every row gives NULL at this position: as for AUTO_INCREMENT, NULL asks for the next id. */
-  private static boolean allNull(List<List<ValueSource>> rows, int at, Object[] values) {
-    for (List<ValueSource> row : rows) {
-      ValueSource v = at < row.size() ? row.get(at) : null;
-      boolean isNull = v instanceof ValueSource.Literal l ? l.value() == null
-          : v instanceof ValueSource.Param p && p.index() < values.length && values[p.index()] == null;
-      if (!isNull) {
-        return false;
-      }
-    }
-    return true;
   }
 
   private static RoutePlan insertRoute(RouteTemplate t, Object[] values, RouteContext ctx, RoutePlan.Fill fill)
@@ -109,7 +79,7 @@ final class InsertRoute {
     java.util.TreeMap<Integer, List<Integer>> rowsPerShard = new java.util.TreeMap<>();
     List<List<ValueSource>> rows = t.insertRows();
     for (int r = 0; r < rows.size(); r++) {
-      Object raw = keyFilled ? (Object) fill.ids()[r] : Router.valueOf(rows.get(r).get(keyIndex), values, table, def.keyColumn());
+      Object raw = keyFilled && fill.ids()[r] != RoutePlan.Fill.KEEP ? (Object) fill.ids()[r] : Router.valueOf(rows.get(r).get(keyIndex), values, table, def.keyColumn());
       Object key = type.canonical(raw, table);
       int shard = ctx.write(def.keySpace(), key, true).shardId();
       rowsPerShard.computeIfAbsent(shard, s -> new ArrayList<>()).add(r);

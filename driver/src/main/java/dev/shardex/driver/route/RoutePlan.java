@@ -18,9 +18,12 @@ public record RoutePlan(
 
   /**
    * A sequence-filled column: the column and each row's new id. {@code replaceAt} is -1 when the
-   * INSERT omitted the column (it is added), else the position of the NULL it gave (replaced).
+   * INSERT omitted the column (it is added), else the position of the NULL it gave (replaced). A
+   * row that gave its own value has {@link #KEEP} instead of an id.
    */
   public record Fill(String column, long[] ids, int replaceAt) {
+    public static final long KEEP = Long.MIN_VALUE;
+
     public Fill(String column, long[] ids) {
       this(column, ids, -1);
     }
@@ -49,6 +52,9 @@ public record RoutePlan(
     int[] share = rowsFor(shard);
     if (share == null && fill == null) {
       return dev.shardex.driver.sql.ShardSql.whole(hide(sql, shard));
+    }
+    if (fill != null && dev.shardex.driver.sql.InsertSplitter.isSetForm(sql)) {
+      return dev.shardex.driver.sql.SetInsertFill.fill(sql, fill.column(), fill.ids()[0], fill.replaceAt());
     }
     return dev.shardex.driver.sql.InsertSplitter.of(sql).rewrite(share, fill == null ? null : fill.column(),
         fill == null ? null : fill.ids(), fill == null ? -1 : fill.replaceAt());

@@ -51,6 +51,11 @@ public final class InsertSplitter {
     return new InsertSplitter(sql);
   }
 
+  /** Whether this is an {@code INSERT ... SET col = v, ...} (no VALUES list to split). */
+  public static boolean isSetForm(String sql) {
+    return findValues(sql) < 0 && wordEnd(sql, 0, "SET") >= 0;
+  }
+
   public int rowCount() {
     return rows.size();
   }
@@ -100,8 +105,9 @@ public final class InsertSplitter {
         if (kept && v > 0) {
           text.append(',');
         }
-        paramAt = appendCounting(text, item[0], item[1], paramAt, params, kept && v != at);
-        if (kept && v == at) {
+        boolean filled = v == at && ids[r] != Long.MIN_VALUE; // Long.MIN_VALUE: the row keeps its own value
+        paramAt = appendCounting(text, item[0], item[1], paramAt, params, kept && !filled);
+        if (kept && filled) {
           text.append(v == 0 ? "" : " ").append(ids[r]);
         }
       }
@@ -191,8 +197,13 @@ public final class InsertSplitter {
 
   /** The index just past the top-level VALUES/VALUE keyword, or -1. */
   private static int findValues(String sql) {
+    return wordEnd(sql, 0, "VALUES", "VALUE");
+  }
+
+  /** The index just past the first of {@code words} (upper case) outside brackets, quotes and comments from {@code from}, or -1. */
+  static int wordEnd(String sql, int from, String... words) {
     int depth = 0;
-    int i = 0;
+    int i = from;
     while (i < sql.length()) {
       char c = sql.charAt(i);
       int end = SqlLexer.commentEnd(sql, i);
@@ -212,7 +223,7 @@ public final class InsertSplitter {
           w++;
         }
         String word = sql.substring(i, w).toUpperCase(Locale.ROOT);
-        if (depth == 0 && (word.equals("VALUES") || word.equals("VALUE"))) {
+        if (depth == 0 && java.util.Arrays.asList(words).contains(word)) {
           return w;
         }
         i = w;
