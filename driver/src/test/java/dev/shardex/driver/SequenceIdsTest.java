@@ -96,24 +96,26 @@ class SequenceIdsTest {
     TestCluster.run("CREATE TABLE sx_mixed (id BIGINT NOT NULL AUTO_INCREMENT PRIMARY KEY, user_id BIGINT NOT NULL, v VARCHAR(10))"
         + " COMMENT='shardex:sharded key=user_id'");
     try (Connection c = TestCluster.connect();
-        PreparedStatement ps = c.prepareStatement("INSERT INTO sx_mixed (id, user_id, v) VALUES (NULL, 1, 'a'), (5000, 2, 'b'), (?, 3, 'c'), (?, 4, 'd')",
+        PreparedStatement ps = c.prepareStatement("INSERT INTO sx_mixed (id, user_id, v) VALUES (NULL, 1, 'a'), (5000, 2, 'b'), (?, 3, 'c'), (?, 4, 'd'), (?, 6, 'z')",
             Statement.RETURN_GENERATED_KEYS)) {
       ps.setNull(1, java.sql.Types.BIGINT);
       ps.setLong(2, 4000);
-      assertEquals(4, ps.executeUpdate());
+      ps.setLong(3, 0); // 0 asks for the next id, as NULL does
+      assertEquals(5, ps.executeUpdate());
       List<Long> keys = new ArrayList<>();
       try (ResultSet rs = ps.getGeneratedKeys()) {
         while (rs.next()) {
           keys.add(rs.getLong(1));
         }
       }
-      assertEquals(2, keys.size(), "the two filled rows: " + keys);
+      assertEquals(3, keys.size(), "the three filled rows: " + keys);
+      assertTrue(keys.stream().allMatch(k -> k > 0 && k != 4000 && k != 5000), "sequence ids: " + keys);
       long after = insertReturningId(c, "INSERT INTO sx_mixed (user_id, v) VALUES (5, 'e')");
       assertTrue(after > 5000, "a later id is above the explicit 5000: " + after);
     }
     assertEquals(List.of("5000"), rowsOf("SELECT id FROM sx_mixed WHERE v = 'b'"));
     assertEquals(List.of("4000"), rowsOf("SELECT id FROM sx_mixed WHERE v = 'd'"));
-    assertNoIdOnTwoShards("sx_mixed", 5);
+    assertNoIdOnTwoShards("sx_mixed", 6);
   }
 
   private static List<String> rowsOf(String sql) throws Exception {

@@ -8,7 +8,7 @@ import java.util.List;
 
 /**
  * The sequence-filled column of an INSERT, row by row, as AUTO_INCREMENT does it on one server: a
- * row that omits the column or gives NULL gets the sequence's next id; a row that gives a value
+ * row that omits the column or gives NULL (or 0) gets the sequence's next id; a row that gives a value
  * keeps it, and the sequence moves past that value before the row is written, so no later id
  * repeats it (on this shard or any other). Rows of one INSERT may mix both.
  */
@@ -64,10 +64,15 @@ final class SequenceFill {
     return missing;
   }
 
+  /**
+   * NULL or 0 asks for the next id, as AUTO_INCREMENT does under MySQL's default sql_mode (a mapper
+   * that binds a primitive id of 0 relies on it); the shard's own counter must never fill it.
+   */
   private static boolean isNull(List<ValueSource> row, int at, Object[] values) {
     ValueSource v = at < row.size() ? row.get(at) : null;
-    return v instanceof ValueSource.Literal l ? l.value() == null
-        : v instanceof ValueSource.Param p && p.index() < values.length && values[p.index()] == null;
+    Object value = v instanceof ValueSource.Literal l ? l.value()
+        : v instanceof ValueSource.Param p && p.index() < values.length ? values[p.index()] : Boolean.FALSE;
+    return value == null || value instanceof Number n && (n instanceof BigDecimal d ? d.signum() == 0 : n.doubleValue() == 0);
   }
 
   /** The positive whole values the kept rows give (what a BIGINT/INT column would store); others cannot collide. */
