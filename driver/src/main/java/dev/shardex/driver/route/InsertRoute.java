@@ -37,8 +37,25 @@ final class InsertRoute {
     if (column == null || (at >= 0 && !allNull(t.insertRows(), at, values))) {
       return null;
     }
+    if (!ctx.takesIds()) {
+      return withoutIds(t.targetTable().name(), column, ctx);
+    }
     String sequence = t.targetTable().name() + "." + column;
     return new RoutePlan.Fill(column, ctx.directory().nextIds(sequence, t.insertRows().size(), ctx.sequenceBlock()), at);
+  }
+
+  /**
+   * An EXPLAIN takes no ids: the column stays as the INSERT wrote it (the shard's plan does not
+   * depend on its value), unless it is the shard key, whose id would decide the shard.
+   */
+  private static RoutePlan.Fill withoutIds(String table, String column, RouteContext ctx) throws SQLException {
+    TableDef def = ctx.directory().table(table);
+    if (def != null && column.equalsIgnoreCase(def.keyColumn())) {
+      throw ShardexError.UNSUPPORTED.exception("EXPLAIN of an INSERT into " + table + " whose key " + column
+          + " a sequence fills (its new ids would decide the shard)",
+          "give " + column + " a value in the EXPLAINed INSERT, or see where new rows go with EXPLAIN ROUTE");
+    }
+    return null;
   }
 
   /** Whether every row gives NULL at this position: as for AUTO_INCREMENT, NULL asks for the next id. */
