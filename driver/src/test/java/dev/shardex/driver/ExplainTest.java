@@ -109,6 +109,18 @@ class ExplainTest {
   }
 
   @Test
+  void multiStatementText_eachExplainRunsWhereItsStatementRoutes() throws Exception {
+    try (Connection c = TestCluster.connect(); Statement s = c.createStatement()) {
+      long a = userNotOn(c, -1);
+      long b = userNotOn(c, owner(c, a));
+      assertTrue(s.execute("EXPLAIN SELECT v FROM ex_pk WHERE user_id = " + a + "; EXPLAIN SELECT v FROM ex_pk WHERE user_id = " + b));
+      assertEquals(List.of(Integer.toString(owner(c, a))), shardIds(rows(s.getResultSet())));
+      assertTrue(s.getMoreResults());
+      assertEquals(List.of(Integer.toString(owner(c, b))), shardIds(rows(s.getResultSet())));
+    }
+  }
+
+  @Test
   void explainOfUpdateByKey_planFromTheKeysShard_rowUnchanged() throws Exception {
     try (Connection c = TestCluster.connect();
         PreparedStatement ps = c.prepareStatement("EXPLAIN UPDATE ex_pk SET v = ? WHERE user_id = ?")) {

@@ -47,7 +47,7 @@ final class ExplainQuery {
 
   /** {@code values} and {@code bound} are the prepared statement's, when the EXPLAIN has ? markers. */
   Outcome run(String sql, Object[] values, boolean prepared, MergeSource bound, Statement owner) throws SQLException {
-    ExplainText e = ExplainText.of(sql).refuseAnalyze();
+    ExplainText e = ExplainText.of(sql); // not null, and no ANALYZE form: the Analyzer made the template
     Analysis inner = prepared ? new Analysis(cluster.templates().prepared(e.statement()), values, e.statement())
         : cluster.templates().plain(e.statement());
     MergeSource binds = prepared ? bound : MergeSource.literals(inner.text(), inner.literals());
