@@ -43,7 +43,7 @@ public final class Redact {
 
   /**
    * Takes {@code user:password@} and {@code user=} / {@code password=} options out of a JDBC URL,
-   * percent-decoded, so a pool can be handed a URL without a secret (HikariCP logs its URL at
+   * decoded as Connector/J decodes them, so a pool can be handed a URL without a secret (HikariCP logs its URL at
    * DEBUG) and the credentials as properties.
    */
   public static Credentials credentials(String url) {
@@ -84,9 +84,10 @@ public final class Redact {
     return new Credentials(rest, user, password);
   }
 
+  /** As Connector/J decodes a URL's credentials ('+' is a space, %2B a plus), or as written when malformed. */
   private static String decode(String s) {
     try {
-      return URLDecoder.decode(s.replace("+", "%2B"), StandardCharsets.UTF_8);
+      return URLDecoder.decode(s, StandardCharsets.UTF_8);
     } catch (IllegalArgumentException e) {
       return s; // not percent-encoded after all: take it as written
     }

@@ -1,6 +1,7 @@
 package dev.shardex.driver;
 
 import dev.shardex.directory.DirectoryOptions;
+import dev.shardex.directory.Redact;
 import dev.shardex.directory.ShardexError;
 import dev.shardex.driver.execute.ShardPools;
 import java.sql.SQLException;
@@ -10,7 +11,8 @@ import java.util.Properties;
  * A connection request, parsed and validated once: the directory's URL and credentials, the
  * shardex options, and the options passed through to every shard. Immutable after parsing.
  *
- * <p>Passwords: the directory URL kept here has none (they go in {@code user}/{@code password}),
+ * <p>Passwords: the directory URL kept here has none, not even {@code user:password@} (they go in
+ * {@code user}/{@code password}),
  * and {@link #toString()} never prints one.
  */
 public final class ShardexConfig implements ShardPools.Credentials {
@@ -86,7 +88,9 @@ public final class ShardexConfig implements ShardPools.Credentials {
     } else {
       this.sandboxName = null;
       this.sandboxShards = 0;
-      this.directoryUrl = "jdbc:" + base;
+      Redact.Credentials login = Redact.credentials("jdbc:" + base);
+      this.directoryUrl = login.url();
+      userInfo(props, login);
     }
     this.user = props.getProperty("user");
     this.password = props.getProperty("password");
@@ -117,6 +121,20 @@ public final class ShardexConfig implements ShardPools.Credentials {
     this.fanoutThreads = (int) Math.min(256, ShardexProperty.FANOUT_THREADS.getLong(props));
     if (pollMs >= leaseMs) {
       throw ShardexError.BAD_OPTION.exception("shardex.pollMs", pollMs, "must be smaller than shardex.leaseMs (" + leaseMs + ")");
+    }
+  }
+
+  /**
+   * {@code user:password@} of the directory URL (percent-decoded as Connector/J decodes it) wins
+   * over {@code user=}/{@code password=}, as in Connector/J. It becomes those options, so the shards
+   * get it too ({@code shard.N.*} still override) and the cluster key digests the password.
+   */
+  private static void userInfo(Properties props, Redact.Credentials login) {
+    if (login.user() != null) {
+      props.setProperty("user", login.user());
+    }
+    if (login.password() != null) {
+      props.setProperty("password", login.password());
     }
   }
 
@@ -210,7 +228,7 @@ public final class ShardexConfig implements ShardPools.Credentials {
 
   @Override
   public String toString() {
-    return "ShardexConfig[" + (sandboxName != null ? "sandbox " + sandboxName : dev.shardex.directory.Redact.url(directoryUrl))
+    return "ShardexConfig[" + (sandboxName != null ? "sandbox " + sandboxName : Redact.url(directoryUrl))
         + ", user=" + user + ", instance=" + instance + "]";
   }
 }

@@ -28,7 +28,7 @@ final class MultiStatements {
     for (String part : parts) {
       Analysis a = conn.cluster().templates().plain(part);
       switch (a.template().type()) {
-        case SESSION, TRANSACTION, EXPLAIN_ROUTE -> {
+        case SESSION, TRANSACTION, EXPLAIN_ROUTE, EXPLAIN -> {
           continue;
         }
         case DDL -> {
@@ -68,7 +68,7 @@ final class MultiStatements {
       for (String part : wrapped ? parts.subList(1, parts.size() - 1) : parts) {
         Analysis a = conn.cluster().templates().plain(part);
         switch (a.template().type()) {
-          case SESSION, TRANSACTION, EXPLAIN_ROUTE, DDL -> oneTrip = false;
+          case SESSION, TRANSACTION, EXPLAIN_ROUTE, EXPLAIN, DDL -> oneTrip = false;
           default -> { }
         }
         if (!oneTrip) {

@@ -28,7 +28,8 @@ import java.util.regex.Matcher;
  * The pipeline behind one logical connection: a statement's template and values go
  * route ({@link Router}) -> execute ({@link PlanExecutor}, or {@link MergedQuery} for a merged read)
  * -> merge (inside the result sets the executor returns). The statements the driver answers itself
- * (USE, SET, BEGIN/COMMIT/ROLLBACK, EXPLAIN ROUTE) and DDL's catalog effects are handled here too;
+ * (USE, SET, BEGIN/COMMIT/ROLLBACK, EXPLAIN ROUTE) and DDL's catalog effects are handled here too
+ * (EXPLAIN of a statement in {@link ExplainQuery});
  * the JDBC classes only translate calls into {@link #run}.
  */
 final class Pipeline {
@@ -59,6 +60,9 @@ final class Pipeline {
         return transaction(SessionStatements.body(sql), call, owner);
       case EXPLAIN_ROUTE:
         return explain(Analyzer.explained(sql));
+      case EXPLAIN:
+        return new ExplainQuery(cluster, session).run(sql, values,
+            t.parameterCount() > 0 && owner instanceof java.sql.PreparedStatement, merge, owner);
       default:
         // A read routed by a key that a move flipped meanwhile may have run after the old shard's
         // rows were deleted: route and read again (KeyMarks.current).

@@ -30,6 +30,7 @@ public final class RouteContext {
   private final KeyMarks marks = new KeyMarks();
   private final List<AutoCloseable> guards = new ArrayList<>(0);
   private Integer preferredShard;
+  private boolean takesIds = true;
 
   public RouteContext(Directory directory, boolean hintsEnabled, boolean scatterWrites, Integer preferredShard,
       boolean dryRun, int sequenceBlock, Collection<AutoCloseable> held, TableSchemas schemas) {
@@ -56,6 +57,18 @@ public final class RouteContext {
   /** The same context for EXPLAIN ROUTE: nothing is placed in the directory, no key is guarded. */
   public RouteContext explaining() {
     return new RouteContext(directory, hintsEnabled, scatterWrites, preferredShard, true, sequenceBlock, held, schemas);
+  }
+
+  /** The same dry run for EXPLAIN, which takes no sequence ids either (EXPLAIN ROUTE shows them). */
+  public RouteContext explainingWithoutIds() {
+    RouteContext c = explaining();
+    c.takesIds = false;
+    return c;
+  }
+
+  /** Whether an INSERT's sequence-filled column takes ids from the sequence (not for EXPLAIN). */
+  boolean takesIds() {
+    return takesIds;
   }
 
   /** The next statement prefers this shard (its transaction's), or none. */

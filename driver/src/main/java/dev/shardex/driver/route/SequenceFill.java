@@ -42,6 +42,9 @@ final class SequenceFill {
     if (missing == 0) {
       return null;
     }
+    if (!ctx.takesIds()) {
+      return withoutIds(table, column, ctx);
+    }
     long[] fresh = ctx.directory().nextIds(table + "." + column, missing, ctx.sequenceBlock());
     for (int r = 0, f = 0; r < ids.length; r++) {
       if (ids[r] != KEEP) {
@@ -49,6 +52,20 @@ final class SequenceFill {
       }
     }
     return new RoutePlan.Fill(column, ids, at);
+  }
+
+  /**
+   * An EXPLAIN takes no ids: the column stays as the INSERT wrote it (the shard's plan does not
+   * depend on its value), unless it is the shard key, whose id would decide the shard.
+   */
+  private static RoutePlan.Fill withoutIds(String table, String column, RouteContext ctx) throws SQLException {
+    dev.shardex.directory.TableDef def = ctx.directory().table(table);
+    if (def != null && column.equalsIgnoreCase(def.keyColumn())) {
+      throw dev.shardex.directory.ShardexError.UNSUPPORTED.exception("EXPLAIN of an INSERT into " + table + " whose key "
+          + column + " a sequence fills (its new ids would decide the shard)",
+          "give " + column + " a value in the EXPLAINed INSERT, or see where new rows go with EXPLAIN ROUTE");
+    }
+    return null;
   }
 
   /** Marks the rows that give their own value with {@link #KEEP}; returns how many rows need an id. */

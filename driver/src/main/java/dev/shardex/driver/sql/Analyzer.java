@@ -22,6 +22,7 @@ public final class Analyzer {
   private static final Set<String> SESSION = Set.of("SET", "USE");
   private static final Set<String> TRANSACTION = Set.of("BEGIN", "START", "COMMIT", "ROLLBACK", "SAVEPOINT", "RELEASE", "XA");
   private static final Set<String> DDL = Set.of("CREATE", "ALTER", "DROP", "TRUNCATE", "RENAME");
+  private static final Set<String> EXPLAIN = Set.of("EXPLAIN", "DESCRIBE", "DESC", "ANALYZE");
   private static final Set<String> PARSED = Set.of("SELECT", "WITH", "INSERT", "REPLACE", "UPDATE", "DELETE", "VALUES", "TABLE");
 
   private Analyzer() {}
@@ -47,6 +48,11 @@ public final class Analyzer {
     }
     if (keyword.equals("EXPLAIN") && isExplainRoute(sql)) {
       return RouteTemplate.simple(StatementType.EXPLAIN_ROUTE, 0, hints, null);
+    }
+    ExplainText explain = EXPLAIN.contains(keyword) ? ExplainText.of(sql) : null;
+    if (explain != null) { // the statement is analysed when it runs (jdbc.ExplainQuery): here only its ? count
+      return RouteTemplate.simple(StatementType.EXPLAIN, SqlLexer.countParameters(explain.refuseAnalyze().statement()),
+          hints, null);
     }
     if (!PARSED.contains(keyword)) {
       return RouteTemplate.simple(StatementType.OTHER, 0, hints, null);

@@ -11,6 +11,8 @@ public enum StatementType {
   SESSION(false),
   TRANSACTION(false),
   EXPLAIN_ROUTE(false),
+  /** EXPLAIN/DESCRIBE of a statement: the plan of each shard the statement routes to (jdbc.ExplainQuery). */
+  EXPLAIN(false),
   OTHER(false);
 
   private final boolean write;

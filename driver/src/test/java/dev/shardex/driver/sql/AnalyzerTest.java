@@ -267,8 +267,40 @@ class AnalyzerTest {
   void analyze_explainRoute_explainRoute() throws SQLException {
     assertEquals(StatementType.EXPLAIN_ROUTE, Analyzer.analyze("EXPLAIN ROUTE SELECT * FROM posts").type());
     assertEquals("SELECT * FROM posts", Analyzer.explained("explain  route\nSELECT * FROM posts"));
-    assertEquals(StatementType.OTHER, Analyzer.analyze("EXPLAIN SELECT * FROM posts").type());
+    assertEquals(StatementType.EXPLAIN, Analyzer.analyze("EXPLAIN SELECT * FROM posts").type());
     assertNull(Analyzer.explained("EXPLAIN SELECT * FROM posts"));
+  }
+
+  @Test
+  void analyze_explainOfAStatement_explainWithItsParameterCount() throws SQLException {
+    assertEquals(StatementType.EXPLAIN, Analyzer.analyze("DESC UPDATE posts SET x = ? WHERE author_id = ?").type());
+    assertEquals(1, Analyzer.analyze("EXPLAIN FORMAT = JSON DELETE FROM posts WHERE author_id = ? AND x = '?'").parameterCount());
+    assertEquals(StatementType.EXPLAIN, Analyzer.analyze("describe extended with a AS (SELECT 1) SELECT * FROM a").type());
+  }
+
+  @Test
+  void analyze_explainOfATable_otherAsBefore() throws SQLException {
+    for (String sql : List.of("DESCRIBE posts", "EXPLAIN posts", "DESC posts author_id", "EXPLAIN FOR CONNECTION 7",
+        "ANALYZE TABLE posts")) {
+      assertEquals(StatementType.OTHER, Analyzer.analyze(sql).type(), sql);
+    }
+  }
+
+  @Test
+  void analyze_analyzeOfAStatement_refused() {
+    for (String sql : List.of("ANALYZE SELECT * FROM posts", "EXPLAIN ANALYZE SELECT 1", "ANALYZE FORMAT=JSON DELETE FROM posts")) {
+      SQLException e = assertThrows(SQLException.class, () -> Analyzer.analyze(sql));
+      assertEquals("0AS00", e.getSQLState(), sql);
+    }
+  }
+
+  @Test
+  void explainText_splitsTheVerbFromTheStatement_keepingLeadingHints() {
+    ExplainText e = ExplainText.of("/* shardex:key=5 */ EXPLAIN EXTENDED FORMAT=json\nSELECT * FROM posts");
+    assertEquals("EXPLAIN EXTENDED FORMAT=json\n", e.prefix());
+    assertEquals("/* shardex:key=5 */ SELECT * FROM posts", e.statement());
+    assertNull(ExplainText.of("EXPLAIN ROUTE SELECT 1"));
+    assertNull(ExplainText.of("SELECT 1"));
   }
 
   @Test
