@@ -41,7 +41,8 @@ final class BatchRunner {
       }
       return out;
     };
-    return conn.holdsInserts() ? oneByOne(conn, owner, entries.run()) : heldOr(conn, owner, entries, () -> plainGrouped(conn, sqls));
+    return conn.holdsInserts() ? oneByOne(conn, owner, entries.run())
+        : heldOr(conn, owner, entries, () -> plainGrouped(conn, sqls));
   }
 
   private static long[] plainGrouped(ShardexConnection conn, List<String> sqls) throws SQLException {

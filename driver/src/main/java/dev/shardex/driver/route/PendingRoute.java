@@ -34,7 +34,10 @@ public final class PendingRoute {
     return new RoutePlan(Fanout.HOLD, List.of(), true, null, List.of(), List.of(), null, fill, null);
   }
 
-  /** The shard a held row goes to once an UPDATE sets its key to {@code keySet}: a new key is placed, the key marked in flight. */
+  /**
+   * The shard a held row goes to once an UPDATE sets its key to {@code keySet}: a new key is
+   * placed (as an INSERT places it), and the key is marked in flight for the transaction.
+   */
   public static int shardOf(TableDef def, ValueSource keySet, Object[] values, RouteContext ctx) throws SQLException {
     Object raw = Router.valueOf(keySet, values, def.name(), def.keyColumn());
     Object key = ctx.directory().keySpace(def.keySpace()).keyType().canonical(raw, def.name());
