@@ -186,7 +186,7 @@ class LastInsertIdTest {
       value("?? SELECT FOUND_ROWS()");
       // reading the values into a session variable, and a multi-statement text
       exec("SET @last = LAST_INSERT_ID()");
-      value("SELECT @last = LAST_INSERT_ID() AS same");
+      value("SELECT @last = LAST_INSERT_ID(), LAST_INSERT_ID() > 0 AS positive");
       multi("INSERT INTO lid_events (user_id, kind) VALUES (11, 'm'); SELECT LAST_INSERT_ID()", "lid_events",
           "user_id = 11 AND kind = 'm'");
       multi("INSERT INTO lid_none (user_id, kind) VALUES (12, 'm'); INSERT INTO lid_none (user_id, kind) VALUES (12, 'm2')",

@@ -230,8 +230,13 @@ final class Pipeline {
     return Outcome.count(0, null);
   }
 
-  private Outcome explain(String inner) throws SQLException {
-    Analysis a = cluster.templates().plain(inner);
+  private Outcome explain(String explained) throws SQLException {
+    Analysis a = cluster.templates().plain(explained);
+    String inner = explained;
+    if (a.template().readsSession()) {
+      inner = connection.withSessionValues(explained); // routed as it would run now
+      a = cluster.templates().plain(inner);
+    }
     List<Object[]> rows = new ArrayList<>();
     switch (a.template().type()) {
       case SESSION, TRANSACTION, EXPLAIN_ROUTE -> rows.add(new Object[] {null, inner, null});

@@ -69,7 +69,12 @@ public final class ShardexConnection extends ConnectionDefaults {
 
   /** The text with this connection's LAST_INSERT_ID(), ROW_COUNT() and FOUND_ROWS() written in as literals. */
   String withSessionValues(String sql) throws SQLException {
-    return dev.shardex.driver.sql.SessionFunctions.substitute(sql, session.values());
+    try {
+      return dev.shardex.driver.sql.SessionFunctions.substitute(sql, session.values());
+    } catch (SQLException e) {
+      session.values().failed(); // a refused statement is a failed one: ROW_COUNT() is -1, as after any error
+      throw e;
+    }
   }
 
   /** A self-contained text run as a plain statement would run it (a prepared statement whose values were written in). */

@@ -1,9 +1,7 @@
 package dev.shardex.driver.sql;
 
 import java.sql.SQLException;
-import java.util.ArrayList;
 import java.util.List;
-import java.util.Locale;
 import java.util.Set;
 
 /**
@@ -36,175 +34,175 @@ public final class SessionFunctions {
 
   private enum Kind { LAST_ID, ROW_COUNT, FOUND_ROWS }
 
-  /** Where a clause of the select list ends: a whole select item is followed by one of these. */
-  private static final Set<String> ITEM_END = Set.of(",", ")", ";", "", "FROM", "INTO", "WHERE", "UNION", "LIMIT",
-      "ORDER", "GROUP", "HAVING", "FOR", "LOCK", "WINDOW", "EXCEPT", "INTERSECT");
+  /** What ends a select item at its level; what starts one. */
+  private static final Set<String> ITEM_END = Set.of(",", ";", "FROM", "INTO", "WHERE", "UNION", "LIMIT", "ORDER",
+      "GROUP", "HAVING", "FOR", "LOCK", "WINDOW", "EXCEPT", "INTERSECT");
   private static final Set<String> ITEM_START = Set.of("SELECT", ",", "DISTINCT", "ALL", "DISTINCTROW",
       "SQL_CALC_FOUND_ROWS", "SQL_NO_CACHE", "SQL_CACHE", "STRAIGHT_JOIN", "HIGH_PRIORITY", "SQL_SMALL_RESULT",
       "SQL_BIG_RESULT", "SQL_BUFFER_RESULT");
-  private static final Set<String> CLAUSES = Set.of("SELECT", "FROM", "WHERE", "GROUP", "HAVING", "ORDER", "LIMIT",
-      "VALUES", "VALUE", "SET", "ON", "INTO", "UPDATE", "UNION", "USING", "DUPLICATE", "WINDOW", "FOR");
+  /** Tokens after which a name is an operand, not an alias. */
+  private static final Set<String> BINDS = Set.of("+", "-", "*", "/", "%", "=", "<", ">", "!", "&", "|", "^", "~", "(", ",",
+      ".", "IS", "NOT", "AND", "OR", "XOR", "LIKE", "IN", "BETWEEN", "DIV", "MOD", "REGEXP", "RLIKE", "COLLATE", "INTERVAL",
+      "BINARY", "CASE", "WHEN", "THEN", "ELSE", "ESCAPE", "SOUNDS");
+  /** Words that end an expression, never an alias. */
+  private static final Set<String> NOT_NAMES = Set.of("END", "NULL", "TRUE", "FALSE", "UNKNOWN");
+  /** Longer item texts are not written as labels (MariaDB takes names of up to 256 characters). */
+  private static final int MAX_LABEL = 250;
 
   private SessionFunctions() {}
 
   /** The {@link #READS}, {@link #SETS_ID} and {@link #CALC_FOUND_ROWS} bits of a text. */
   public static int flags(String sql) {
+    List<ClauseTokens.Token> t = ClauseTokens.of(sql);
     int flags = 0;
-    for (Token t : new Scanner(sql).tokens()) {
-      flags |= t.flag;
+    for (int i = 0; i < t.size(); i++) {
+      flags |= flag(t, i);
     }
     return flags;
   }
 
-  /** The text with every session-value read replaced by this connection's value. */
-  public static String substitute(String sql, Values values) throws SQLException {
-    StringBuilder out = new StringBuilder(sql.length() + 32);
-    List<Token> tokens = new Scanner(sql).tokens();
-    int copied = 0;
-    for (int i = 0; i < tokens.size(); i++) {
-      Token t = tokens.get(i);
-      if (t.kind != null) {
-        out.append(sql, copied, t.start).append(replacement(sql, t, values, tokens, i));
-        copied = t.end;
-      }
+  private static int flag(List<ClauseTokens.Token> t, int i) {
+    if (t.get(i).text.equals("SQL_CALC_FOUND_ROWS")) {
+      return CALC_FOUND_ROWS;
     }
-    return out.append(sql, copied, sql.length()).toString();
+    if (kind(t, i) != null) {
+      return READS;
+    }
+    return t.get(i).text.equals("LAST_INSERT_ID") && isText(t, i + 1, "(") ? SETS_ID : 0;
   }
 
-  private static String replacement(String sql, Token t, Values values, List<Token> tokens, int i) throws SQLException {
-    String value = switch (t.kind) {
+  /** The value token i reads ({@code LAST_INSERT_ID()}, {@code @@identity}, ...), or null. */
+  private static Kind kind(List<ClauseTokens.Token> t, int i) {
+    String w = t.get(i).text;
+    if (w.equals("@@IDENTITY") || w.equals("@@LAST_INSERT_ID")) {
+      return Kind.LAST_ID;
+    }
+    if (!isText(t, i + 1, "(") || !isText(t, i + 2, ")")) {
+      return null;
+    }
+    return switch (w) {
+      case "LAST_INSERT_ID" -> Kind.LAST_ID;
+      case "ROW_COUNT" -> Kind.ROW_COUNT;
+      case "FOUND_ROWS" -> Kind.FOUND_ROWS;
+      default -> null;
+    };
+  }
+
+  private static boolean isText(List<ClauseTokens.Token> t, int i, String text) {
+    return i < t.size() && t.get(i).text.equals(text);
+  }
+
+  /**
+   * The text with every session-value read replaced by this connection's value: a literal, typed
+   * with CAST in a select list, where the item also gets its text as its label unless it has an alias.
+   */
+  public static String substitute(String sql, Values values) throws SQLException {
+    List<ClauseTokens.Token> t = ClauseTokens.of(sql);
+    Rewrite out = new Rewrite(sql);
+    for (int i = 0; i < t.size(); i++) {
+      Kind kind = kind(t, i);
+      if (kind != null) {
+        int last = t.get(i).text.startsWith("@@") ? i : i + 2;
+        int[] item = item(t, i);
+        out.replace(t.get(i).start, t.get(last).end, item == null ? value(kind, values) : typed(kind, values));
+        if (item != null && !aliased(t, item, last)) {
+          out.label(t.get(item[0]).start, t.get(item[1]).end);
+        }
+      }
+    }
+    return out.finish();
+  }
+
+  /** The text being rewritten: replacements in order, and a select item's label written after its last read. */
+  private static final class Rewrite {
+    private final String sql;
+    private final StringBuilder out;
+    private int copied;
+    private int labelAt = -1;
+    private String label;
+
+    Rewrite(String sql) {
+      this.sql = sql;
+      this.out = new StringBuilder(sql.length() + 48);
+    }
+
+    void replace(int start, int end, String with) {
+      flushLabel(start);
+      out.append(sql, copied, start).append(with);
+      copied = end;
+    }
+
+    /** Labels the item [start, end) with its text, once, unless the text is too long for a name. */
+    void label(int start, int end) {
+      if (end != labelAt && end - start <= MAX_LABEL) {
+        labelAt = end;
+        label = sql.substring(start, end);
+      }
+    }
+
+    private void flushLabel(int upTo) {
+      if (label != null && labelAt <= upTo) {
+        out.append(sql, copied, labelAt).append(" AS `").append(label.replace("`", "``")).append('`');
+        copied = labelAt;
+        label = null;
+      }
+    }
+
+    String finish() {
+      flushLabel(sql.length());
+      return out.append(sql, copied, sql.length()).toString();
+    }
+  }
+
+  private static String value(Kind kind, Values values) throws SQLException {
+    return switch (kind) {
       case LAST_ID -> values.lastInsertId();
       case ROW_COUNT -> values.rowCount();
       case FOUND_ROWS -> values.foundRows();
     };
-    if (!"SELECT".equals(t.clause) || i == 0 || !ITEM_START.contains(tokens.get(i - 1).text)) {
-      return value;
-    }
-    String next = i + 1 < tokens.size() ? tokens.get(i + 1).text : "";
-    String typed = "CAST(" + value + (t.kind == Kind.ROW_COUNT ? " AS SIGNED)" : " AS UNSIGNED)");
-    return ITEM_END.contains(next) ? typed + " AS `" + sql.substring(t.start, t.end) + "`" : typed;
   }
 
-  /** One significant token: a word upper-cased or a punctuation character, and the clause it sits in. */
-  private static final class Token {
-    final String text;
-    final int start;
-    final int end;
-    final String clause;
-    Kind kind;
-    int flag;
-
-    Token(String text, int start, int end, String clause) {
-      this.text = text;
-      this.start = start;
-      this.end = end;
-      this.clause = clause;
-    }
+  /** As MariaDB types them: LAST_INSERT_ID() and FOUND_ROWS() BIGINT UNSIGNED, ROW_COUNT() BIGINT. */
+  private static String typed(Kind kind, Values values) throws SQLException {
+    return "CAST(" + value(kind, values) + (kind == Kind.ROW_COUNT ? " AS SIGNED)" : " AS UNSIGNED)");
   }
 
-  /** Splits a text into tokens outside quotes and comments, knowing each bracket level's clause. */
-  private static final class Scanner {
-    private final String sql;
-    private final List<String> clauses = new ArrayList<>(List.of(""));
-    private final List<Token> tokens = new ArrayList<>();
-    private int i;
-
-    Scanner(String sql) {
-      this.sql = sql;
+  /**
+   * The first and last token of the select item holding token i, or null when it is in no select
+   * list: back to the SELECT or comma of the item's level (stepping out of brackets), forward to
+   * what ends the item at that level.
+   */
+  private static int[] item(List<ClauseTokens.Token> t, int i) {
+    int d = t.get(i).depth;
+    int first = -1;
+    for (int j = i - 1; j >= 0 && first < 0; j--) {
+      ClauseTokens.Token k = t.get(j);
+      d = Math.min(d, k.depth);
+      if (k.depth == d && !k.clause.isEmpty() && !"SELECT".equals(k.clause)) {
+        return null; // a WHERE, VALUES, SET ... at the read's level: no select item
+      }
+      first = k.depth == d && "SELECT".equals(k.clause) && ITEM_START.contains(k.text) ? j + 1 : -1;
     }
-
-    List<Token> tokens() {
-      while (i < sql.length()) {
-        int end = SqlLexer.opaqueEnd(sql, i);
-        if (end > i) {
-          i = end;
-        } else if (Character.isWhitespace(sql.charAt(i))) {
-          i++;
-        } else {
-          next();
-        }
-      }
-      return tokens;
+    if (first < 0) {
+      return null;
     }
-
-    private void next() {
-      char c = sql.charAt(i);
-      if (c == '@' && sql.startsWith("@@", i)) {
-        variable();
-      } else if (isWordPart(c)) {
-        word();
-      } else {
-        if (c == '(') {
-          clauses.add("");
-        } else if (c == ')' && clauses.size() > 1) {
-          clauses.remove(clauses.size() - 1);
-        }
-        add(String.valueOf(c), i, i + 1);
-        i++;
-      }
+    int last = t.size() - 1;
+    for (int j = i + 1; j < t.size() && last == t.size() - 1; j++) {
+      ClauseTokens.Token k = t.get(j);
+      last = k.depth < d || (k.depth == d && ITEM_END.contains(k.text)) ? j - 1 : last;
     }
-
-    private void word() {
-      int start = i;
-      while (i < sql.length() && isWordPart(sql.charAt(i))) {
-        i++;
-      }
-      String w = sql.substring(start, i).toUpperCase(Locale.ROOT);
-      if (CLAUSES.contains(w)) {
-        clauses.set(clauses.size() - 1, w);
-      }
-      Token t = add(w, start, i);
-      boolean qualified = start > 0 && sql.charAt(start - 1) == '.';
-      int open = SqlLexer.skipSpaceAndComments(sql, i);
-      if (qualified || open >= sql.length() || sql.charAt(open) != '(') {
-        t.flag = w.equals("SQL_CALC_FOUND_ROWS") ? CALC_FOUND_ROWS : 0;
-        return;
-      }
-      int close = SqlLexer.skipSpaceAndComments(sql, open + 1);
-      boolean empty = close < sql.length() && sql.charAt(close) == ')';
-      switch (w) {
-        case "LAST_INSERT_ID" -> function(t, empty ? Kind.LAST_ID : null, empty ? READS : SETS_ID, close);
-        case "ROW_COUNT" -> function(t, empty ? Kind.ROW_COUNT : null, empty ? READS : 0, close);
-        case "FOUND_ROWS" -> function(t, empty ? Kind.FOUND_ROWS : null, empty ? READS : 0, close);
-        default -> { }
-      }
-    }
-
-    /** A function read: the token spans the call up to its ')' (the call is replaced whole). */
-    private void function(Token t, Kind kind, int flag, int close) {
-      t.flag = flag;
-      if (kind != null) {
-        Token whole = new Token(t.text, t.start, close + 1, t.clause);
-        whole.kind = kind;
-        whole.flag = flag;
-        tokens.set(tokens.size() - 1, whole);
-        i = close + 1;
-      }
-    }
-
-    /** {@code @@identity}, {@code @@last_insert_id}, optionally {@code @@session.} or {@code @@local.}. */
-    private void variable() {
-      int start = i;
-      i += 2;
-      while (i < sql.length() && (isWordPart(sql.charAt(i)) || sql.charAt(i) == '.')) {
-        i++;
-      }
-      String name = sql.substring(start + 2, i).toLowerCase(Locale.ROOT).replaceFirst("^(session|local)\\.", "");
-      Token t = add("@@" + name.toUpperCase(Locale.ROOT), start, i);
-      if (name.equals("identity") || name.equals("last_insert_id")) {
-        t.kind = Kind.LAST_ID;
-        t.flag = READS;
-      }
-    }
-
-    private Token add(String text, int start, int end) {
-      Token t = new Token(text, start, end, clauses.get(clauses.size() - 1));
-      tokens.add(t);
-      return t;
-    }
+    return new int[] {first, last};
   }
 
-  private static boolean isWordPart(char c) {
-    return Character.isLetterOrDigit(c) || c == '_' || c == '$';
+  /** Whether the item ends with an alias ({@code AS x}, or a name right after an operand). */
+  private static boolean aliased(List<ClauseTokens.Token> t, int[] item, int read) {
+    if (item[1] <= read) {
+      return false;
+    }
+    ClauseTokens.Token end = t.get(item[1]);
+    String before = t.get(item[1] - 1).text;
+    boolean name = end.quoted() || (ClauseTokens.isWordPart(end.text.charAt(0)) && !Character.isDigit(end.text.charAt(0))
+        && !NOT_NAMES.contains(end.text));
+    return before.equals("AS") || (name && !BINDS.contains(before));
   }
 }
