@@ -189,7 +189,8 @@ public final class PlanExecutor {
    * id it inserted, or the value of LAST_INSERT_ID(expr). Connector/J keeps it on the statement: no round trip.
    */
   public static long insertId(Statement st) throws SQLException {
-    return st.unwrap(com.mysql.cj.jdbc.StatementImpl.class).getLastInsertID();
+    Class<com.mysql.cj.jdbc.StatementImpl> cj = com.mysql.cj.jdbc.StatementImpl.class;
+    return st.isWrapperFor(cj) ? st.unwrap(cj).getLastInsertID() : 0;
   }
 
   /** Whether this shard got the statement's first row (a split INSERT), or is the first shard of any other write. */

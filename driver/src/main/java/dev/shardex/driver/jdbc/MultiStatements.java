@@ -73,7 +73,7 @@ final class MultiStatements {
         Analysis a = conn.cluster().templates().plain(part);
         switch (a.template().type()) {
           case SESSION, TRANSACTION, EXPLAIN_ROUTE, DDL -> oneTrip = false;
-          default -> oneTrip = a.template().functions() == 0;
+          default -> oneTrip = answersAsLogical(a.template(), wrapped || !analyses.isEmpty());
         }
         if (!oneTrip) {
           break;
@@ -129,6 +129,18 @@ final class MultiStatements {
       throw e;
     }
     return MultiResults.sequence(outcomes);
+  }
+
+  /**
+   * Whether the shard session running the whole text answers the part's session functions as the
+   * logical connection would: ROW_COUNT() after an earlier part of the text (every statement sets
+   * it), LAST_INSERT_ID(expr) in a write (its OK packet carries the value). LAST_INSERT_ID() and
+   * FOUND_ROWS() may still hold what the pooled session did before: such parts run one by one.
+   */
+  private static boolean answersAsLogical(dev.shardex.driver.sql.RouteTemplate t, boolean afterAnother) {
+    int f = t.functions();
+    return f == 0 || (f == dev.shardex.driver.sql.SessionFunctions.READS && afterAnother)
+        || (f == dev.shardex.driver.sql.SessionFunctions.SETS_ID && t.type() != dev.shardex.driver.sql.StatementType.SELECT);
   }
 
   /** The session values after part i of a text run in one round trip (BEGIN and COMMIT around it count 0). */

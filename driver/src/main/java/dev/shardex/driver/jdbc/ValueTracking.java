@@ -64,11 +64,11 @@ final class ValueTracking {
    * holds them in memory; -1 when it streams them or the rows come from several shards.
    */
   private static long bufferedRows(RoutePlan plan, Outcome out) throws SQLException {
-    if (plan.fanout() != Fanout.ONE) {
+    Class<com.mysql.cj.jdbc.result.ResultSetInternalMethods> cj = com.mysql.cj.jdbc.result.ResultSetInternalMethods.class;
+    if (plan.fanout() != Fanout.ONE || !out.resultSet().isWrapperFor(cj)) {
       return -1;
     }
-    com.mysql.cj.protocol.ResultsetRows rows = out.resultSet().unwrap(com.mysql.cj.jdbc.result.ResultSetInternalMethods.class)
-        .getRows();
+    com.mysql.cj.protocol.ResultsetRows rows = out.resultSet().unwrap(cj).getRows();
     return rows == null || rows.isDynamic() ? -1 : rows.size();
   }
 

@@ -22,6 +22,8 @@ public final class SessionFunctions {
   public static final int SETS_ID = 2;
   /** {@code SQL_CALC_FOUND_ROWS}: the statement sets FOUND_ROWS(). */
   public static final int CALC_FOUND_ROWS = 4;
+  /** With {@link #READS}: it reads LAST_INSERT_ID() or FOUND_ROWS(), not only ROW_COUNT(). */
+  public static final int READS_ID_OR_FOUND = 8;
 
   /** The logical connection's values, as SQL literals; a value the driver cannot know is refused by name. */
   public interface Values {
@@ -65,8 +67,9 @@ public final class SessionFunctions {
     if (t.get(i).text.equals("SQL_CALC_FOUND_ROWS")) {
       return CALC_FOUND_ROWS;
     }
-    if (kind(t, i) != null) {
-      return READS;
+    Kind kind = kind(t, i);
+    if (kind != null) {
+      return kind == Kind.ROW_COUNT ? READS : READS | READS_ID_OR_FOUND;
     }
     return t.get(i).text.equals("LAST_INSERT_ID") && isText(t, i + 1, "(") ? SETS_ID : 0;
   }

@@ -30,11 +30,13 @@ class SessionFunctionsTest {
 
   @Test
   void flags_readsSetsAndCalc() {
-    assertEquals(SessionFunctions.READS, SessionFunctions.flags("SELECT LAST_INSERT_ID()"));
-    assertEquals(SessionFunctions.READS, SessionFunctions.flags("select last_insert_id ( )"));
-    assertEquals(SessionFunctions.READS, SessionFunctions.flags("SELECT @@identity"));
-    assertEquals(SessionFunctions.READS, SessionFunctions.flags("SELECT @@SESSION.last_insert_id"));
-    assertEquals(SessionFunctions.READS, SessionFunctions.flags("SELECT ROW_COUNT(), FOUND_ROWS()"));
+    int id = SessionFunctions.READS | SessionFunctions.READS_ID_OR_FOUND;
+    assertEquals(id, SessionFunctions.flags("SELECT LAST_INSERT_ID()"));
+    assertEquals(id, SessionFunctions.flags("select last_insert_id ( )"));
+    assertEquals(id, SessionFunctions.flags("SELECT @@identity"));
+    assertEquals(id, SessionFunctions.flags("SELECT @@SESSION.last_insert_id"));
+    assertEquals(id, SessionFunctions.flags("SELECT ROW_COUNT(), FOUND_ROWS()"));
+    assertEquals(SessionFunctions.READS, SessionFunctions.flags("UPDATE t SET k = k + ROW_COUNT() WHERE user_id = 1"));
     assertEquals(SessionFunctions.SETS_ID, SessionFunctions.flags("UPDATE seq SET v = LAST_INSERT_ID(v + 1)"));
     assertEquals(SessionFunctions.CALC_FOUND_ROWS, SessionFunctions.flags("SELECT SQL_CALC_FOUND_ROWS * FROM t LIMIT 1"));
   }
