@@ -54,6 +54,7 @@ class LastInsertIdTest {
       }
     }
     TestCluster.run(TABLES);
+    TestCluster.run(RESET);
   }
 
   /** A plain server, through Connector/J with the options Shardex sets on its shard pools. */
@@ -91,6 +92,92 @@ class LastInsertIdTest {
     assertEquals("", diff.toString(), "observations that differ");
     assertTrue(actual.stream().anyMatch(a -> a.contains("refused Shardex SHX1209") && a.contains("FOUND_ROWS()")
         && a.contains("groups or de-duplicates")), "FOUND_ROWS() after a grouped scatter is refused by name: " + actual);
+  }
+
+  /** The issue's report: 8 of 8 users read 0 after their own INSERT, in autocommit and in a transaction. */
+  @ParameterizedTest(name = "autocommit={0}")
+  @CsvSource({"true", "false"})
+  void issue18_eachUserReadsTheIdOfItsOwnRow(boolean autocommit) throws SQLException {
+    try (Connection c = TestCluster.connect();
+        PreparedStatement insert = c.prepareStatement("INSERT INTO lid_events (user_id, kind) VALUES (?, 'login')");
+        PreparedStatement last = c.prepareStatement("SELECT LAST_INSERT_ID()")) {
+      c.setAutoCommit(autocommit);
+      for (long user = 1800 + (autocommit ? 0 : 10); user < 1808 + (autocommit ? 0 : 10); user++) {
+        insert.setLong(1, user);
+        insert.executeUpdate();
+        long read;
+        try (ResultSet rs = last.executeQuery()) {
+          rs.next();
+          read = rs.getLong(1);
+        }
+        try (Statement s = c.createStatement()) { // the row as this connection sees it (a transaction's too)
+          assertEquals(value(s, "SELECT id FROM lid_events WHERE user_id = " + user + " AND kind = 'login'"), read,
+              "user " + user);
+        }
+      }
+      if (!autocommit) {
+        c.commit();
+      }
+    }
+  }
+
+  @org.junit.jupiter.api.Test
+  void refusedByName_whereTheDriverCannotKnowTheValue() throws SQLException {
+    try (Connection c = TestCluster.connect(); Statement s = c.createStatement()) {
+      s.executeQuery("SELECT user_id FROM lid_events").close();
+      assertRefused(s, "SELECT FOUND_ROWS()", "FOUND_ROWS() after 'SELECT user_id FROM lid_events'");
+      assertEquals(-1, value(s, "SELECT ROW_COUNT()"), "the refused statement failed: ROW_COUNT() is -1");
+      assertRefused(s, "SELECT LAST_INSERT_ID(user_id) FROM lid_events", "LAST_INSERT_ID(expr) in 'SELECT LAST_INSERT_ID(user_id)");
+      s.addBatch("INSERT INTO lid_posts (post_id, user_id) VALUES (77, 77)");
+      s.addBatch("INSERT INTO lid_posts (post_id, user_id) VALUES (78, LAST_INSERT_ID())");
+      assertRefused(s, null, "LAST_INSERT_ID(), ROW_COUNT() or FOUND_ROWS() in the batch entry");
+    }
+  }
+
+  @org.junit.jupiter.api.Test
+  void batch_lastInsertIdIsTheLastFilledId() throws SQLException {
+    try (Connection c = TestCluster.connect(); PreparedStatement ps = c.prepareStatement(
+        "INSERT INTO lid_events (user_id, kind) VALUES (?, 'batch')"); Statement s = c.createStatement()) {
+      for (long user = 1900; user < 1904; user++) {
+        ps.setLong(1, user);
+        ps.addBatch();
+      }
+      ps.executeBatch();
+      assertEquals(1, value(s, "SELECT ROW_COUNT()"), "the last entry's count");
+      assertEquals(idOnShards("SELECT id FROM lid_events WHERE user_id = 1903 AND kind = 'batch'"),
+          value(s, "SELECT LAST_INSERT_ID()"), "the last entry's id");
+    }
+  }
+
+  /** A sequence-filled id, read on the shards themselves (unique across them). */
+  private static long idOnShards(String sql) throws SQLException {
+    for (int shard = 0; shard < TestCluster.SHARDS; shard++) {
+      List<String> ids = TestCluster.onShard(shard, sql);
+      if (!ids.isEmpty()) {
+        return Long.parseLong(ids.get(0));
+      }
+    }
+    return -1;
+  }
+
+  private static long value(Statement s, String sql) throws SQLException {
+    try (ResultSet rs = s.executeQuery(sql)) {
+      rs.next();
+      return rs.getLong(1);
+    }
+  }
+
+  private static void assertRefused(Statement s, String sql, String start) {
+    SQLException e = org.junit.jupiter.api.Assertions.assertThrows(SQLException.class,
+        () -> {
+          if (sql == null) {
+            s.executeBatch();
+          } else {
+            s.executeQuery(sql).close();
+          }
+        });
+    assertTrue(e.getMessage().startsWith("Shardex SHX1209: " + start), e.getMessage());
+    assertEquals("0AS00", e.getSQLState());
   }
 
   /** The one place Shardex may differ: FOUND_ROWS() after a SELECT across shards that groups, refused by name. */
