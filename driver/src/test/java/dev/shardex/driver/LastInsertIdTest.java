@@ -131,6 +131,11 @@ class LastInsertIdTest {
       s.addBatch("INSERT INTO lid_posts (post_id, user_id) VALUES (77, 77)");
       s.addBatch("INSERT INTO lid_posts (post_id, user_id) VALUES (78, LAST_INSERT_ID())");
       assertRefused(s, null, "LAST_INSERT_ID(), ROW_COUNT() or FOUND_ROWS() in the batch entry");
+      // one round trip that fails at its second part: the first ran, its result is lost with the error
+      String failing = "INSERT INTO lid_posts (post_id, user_id) VALUES (500, 20); INSERT INTO lid_posts (post_id, user_id)"
+          + " VALUES (500, 20)";
+      org.junit.jupiter.api.Assertions.assertThrows(java.sql.SQLIntegrityConstraintViolationException.class, () -> s.execute(failing));
+      assertRefused(s, "SELECT LAST_INSERT_ID()", "LAST_INSERT_ID() after 'INSERT INTO lid_posts");
     }
   }
 

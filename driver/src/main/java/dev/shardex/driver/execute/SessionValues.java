@@ -25,8 +25,9 @@ import java.sql.SQLException;
  */
 public final class SessionValues implements SessionFunctions.Values {
   private long lastInsertId;
-  /** A batch entry that made its shard generate ids the driver cannot order (null when the value is known). */
+  /** A statement that made a shard generate an id the driver could not read (null when the value is known), and why. */
   private String idUnknownSql;
+  private String idUnknownWhy;
   private long rowCount;
   private long foundRows;
   /** Why FOUND_ROWS() is not known (null when it is), the statement that left it so, and the fix. */
@@ -39,16 +40,30 @@ public final class SessionValues implements SessionFunctions.Values {
   @Override
   public String lastInsertId() throws SQLException {
     if (idUnknownSql != null) {
-      throw ShardexError.UNSUPPORTED.exception("LAST_INSERT_ID() after the batch entry '" + dev.shardex.driver.sql.SqlLexer
-          .abbreviate(idUnknownSql) + "' (its shard generated the id inside a JDBC batch, in an order the driver does not see)",
-          "run that INSERT on its own (not in a batch) before reading LAST_INSERT_ID(), or read getGeneratedKeys()");
+      throw ShardexError.UNSUPPORTED.exception("LAST_INSERT_ID() after '" + dev.shardex.driver.sql.SqlLexer
+          .abbreviate(idUnknownSql) + "' (" + idUnknownWhy + ")",
+          "run that INSERT as a statement of its own before reading LAST_INSERT_ID(), or read getGeneratedKeys()");
     }
     return Long.toUnsignedString(lastInsertId);
   }
 
-  /** A batch entry whose shard generated an id the driver cannot read: LAST_INSERT_ID() is refused until the next id. */
-  public void generatedUnseen(String sql) {
+  /** The value, or 0 while it is unknown (what a shard session is given before LAST_INSERT_ID(expr) runs there). */
+  public long lastInsertIdOrZero() {
+    return idUnknownSql == null ? lastInsertId : 0;
+  }
+
+  /** Whether LAST_INSERT_ID() is known. */
+  public boolean lastInsertIdKnown() {
+    return idUnknownSql == null;
+  }
+
+  /**
+   * A statement whose shard may have generated an id the driver could not read (a batch entry, a
+   * multi-statement text that failed part-way): LAST_INSERT_ID() is refused, naming it, until the next id.
+   */
+  public void generatedUnseen(String sql, String why) {
     idUnknownSql = sql;
+    idUnknownWhy = why;
   }
 
   @Override

@@ -100,6 +100,7 @@ final class MultiStatements {
           int first = wrapped ? 1 : 0;
           return MultiResults.physical(physical, lease, owner, (i, out) -> track(i - first, out, analyses, plans, parts.get(i)));
         } catch (SQLException e) {
+          partFailed(analyses, sql);
           if (wrapped) {
             rollbackQuietly(physical);
           }
@@ -129,6 +130,22 @@ final class MultiStatements {
       throw e;
     }
     return MultiResults.sequence(outcomes);
+  }
+
+  /**
+   * A text sent in one round trip failed at some part: the server ran the parts before it, but
+   * Connector/J drops their results, so an id one of them generated is not known.
+   */
+  private void partFailed(List<Analysis> analyses, String sql) {
+    conn.session().values().failed();
+    for (Analysis a : analyses) {
+      if (a.template().type() == dev.shardex.driver.sql.StatementType.INSERT
+          || a.template().type() == dev.shardex.driver.sql.StatementType.REPLACE || a.template().functions() != 0) {
+        conn.session().values().generatedUnseen(sql, "a text run in one round trip that failed part-way; the parts"
+            + " before the failed one ran, and their results are lost with the error");
+        return;
+      }
+    }
   }
 
   /**

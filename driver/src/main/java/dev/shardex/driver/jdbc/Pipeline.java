@@ -137,7 +137,7 @@ final class Pipeline {
       return counted(ddlOutcome(plan, t, sql, call, owner));
     }
     SessionReads reads = t.functions() == 0 || t.type() != StatementType.SELECT ? null
-        : SessionReads.of(t.functions(), plan, sql, session.values().lastInsertId());
+        : SessionReads.of(t.functions(), plan, sql, session.values());
     Outcome out = shards(plan, t, reads == null ? call : reads.wrap(call), keys, owner, merge, values, reads);
     ValueTracking.after(session.values(), cluster.schemas(), t, plan, values, out, sql, reads);
     return out;

@@ -1,6 +1,7 @@
 package dev.shardex.driver.jdbc;
 
 import dev.shardex.directory.ShardexError;
+import dev.shardex.driver.execute.SessionValues;
 import dev.shardex.driver.execute.ShardCall;
 import dev.shardex.driver.execute.ShardLease;
 import dev.shardex.driver.route.RoutePlan;
@@ -22,18 +23,18 @@ import java.util.concurrent.atomic.AtomicLong;
 final class SessionReads {
   private final boolean calc;
   private final boolean setsId;
-  private final String startId;
+  private final SessionValues values;
   private final AtomicLong found = new AtomicLong();
   private volatile long id;
 
-  private SessionReads(int functions, String startId) {
+  private SessionReads(int functions, SessionValues values) {
     this.calc = (functions & SessionFunctions.CALC_FOUND_ROWS) != 0;
     this.setsId = (functions & SessionFunctions.SETS_ID) != 0;
-    this.startId = startId;
+    this.values = values;
   }
 
   /** The reads a SELECT needs, or null (the statement sets neither value). */
-  static SessionReads of(int functions, RoutePlan plan, String sql, String startId) throws SQLException {
+  static SessionReads of(int functions, RoutePlan plan, String sql, SessionValues values) throws SQLException {
     if ((functions & (SessionFunctions.CALC_FOUND_ROWS | SessionFunctions.SETS_ID)) == 0) {
       return null;
     }
@@ -42,7 +43,7 @@ final class SessionReads {
           + plan.shards() + " (which shard evaluates it last is not defined)",
           "route the statement to one shard by its key, or set the id with SELECT LAST_INSERT_ID(expr) on its own");
     }
-    return new SessionReads(functions, startId);
+    return new SessionReads(functions, values);
   }
 
   boolean calc() {
@@ -74,7 +75,7 @@ final class SessionReads {
   void before(ShardLease lease) throws SQLException {
     if (setsId) {
       try (Statement s = lease.connection().createStatement()) {
-        s.execute("DO LAST_INSERT_ID(" + startId + ")");
+        s.execute("DO LAST_INSERT_ID(" + values.lastInsertIdOrZero() + ")");
       }
     }
   }

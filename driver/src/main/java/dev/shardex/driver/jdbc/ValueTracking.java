@@ -43,8 +43,8 @@ final class ValueTracking {
 
   private static void selected(SessionValues v, RouteTemplate t, RoutePlan plan, Outcome out, String sql,
       SessionReads reads) throws SQLException {
-    if (reads != null && reads.setsId()) {
-      v.setId(reads.id());
+    if (reads != null && reads.setsId() && (v.lastInsertIdKnown() || reads.id() != 0)) {
+      v.setId(reads.id()); // (an unknown value stays unknown unless the expression set one)
     }
     long returned = reads == null || !reads.calc() ? bufferedRows(plan, out) : -1;
     if (returned >= 0) {
@@ -87,7 +87,8 @@ final class ValueTracking {
       if (plan.fill() != null) {
         v.generated(counts[i] > 0 ? plan.fill().ids()[0] : 0);
       } else if (counts[i] > 0 && shardGenerates(schemas, templates.get(i), args.get(i))) {
-        v.generatedUnseen(sqls.get(i));
+        v.generatedUnseen(sqls.get(i), "a batch entry: its shard generated the id inside a JDBC batch, in an order the"
+            + " driver does not see");
       }
     }
     v.updated(counts.length == 0 ? 0 : counts[counts.length - 1]);
