@@ -75,7 +75,7 @@ final class SessionReads {
   void before(ShardLease lease) throws SQLException {
     if (setsId) {
       try (Statement s = lease.connection().createStatement()) {
-        s.execute("DO LAST_INSERT_ID(" + values.lastInsertIdOrZero() + ")");
+        s.execute("DO LAST_INSERT_ID(" + Long.toUnsignedString(values.lastInsertIdOrZero()) + ")");
       }
     }
   }
