@@ -28,7 +28,7 @@ final class ValueTracking {
   private ValueTracking() {}
 
   static void after(SessionValues v, TableSchemas schemas, RouteTemplate t, RoutePlan plan, Object[] args, Outcome out,
-      String sql, SessionReads reads) throws SQLException {
+      String sql, SessionReads reads) {
     if (out.isQuery()) {
       selected(v, t, plan, out, sql, reads);
       return;
@@ -36,13 +36,29 @@ final class ValueTracking {
     v.updated(out.updateCount());
     if (plan.fill() != null) {
       v.generated(out.updateCount() > 0 ? plan.fill().ids()[0] : 0);
-    } else if (out.insertId() != 0 && generatedHere(schemas, t, args)) {
-      v.generated(out.insertId());
+    } else if (out.insertId() != 0) {
+      idFromShard(v, schemas, t, args, out.insertId(), sql);
+    }
+  }
+
+  /**
+   * The OK packet's id, when the shard generated it. The statement has run by now: a failure to read
+   * the table's columns must not fail it, so the value becomes unknown (refused by name) instead.
+   */
+  private static void idFromShard(SessionValues v, TableSchemas schemas, RouteTemplate t, Object[] args, long id,
+      String sql) {
+    try {
+      if (generatedHere(schemas, t, args)) {
+        v.generated(id);
+      }
+    } catch (SQLException e) {
+      v.generatedUnseen(sql, "the columns of its table could not be read to tell a generated id from an explicit one: "
+          + e.getMessage());
     }
   }
 
   private static void selected(SessionValues v, RouteTemplate t, RoutePlan plan, Outcome out, String sql,
-      SessionReads reads) throws SQLException {
+      SessionReads reads) {
     if (reads != null && reads.setsId() && (v.lastInsertIdKnown() || reads.id() != 0)) {
       v.setId(reads.id()); // (an unknown value stays unknown unless the expression set one)
     }
@@ -63,13 +79,17 @@ final class ValueTracking {
    * The rows a one-shard SELECT returned (its FOUND_ROWS() without SQL_CALC_FOUND_ROWS), as Connector/J
    * holds them in memory; -1 when it streams them or the rows come from several shards.
    */
-  private static long bufferedRows(RoutePlan plan, Outcome out) throws SQLException {
+  private static long bufferedRows(RoutePlan plan, Outcome out) {
     Class<com.mysql.cj.jdbc.result.ResultSetInternalMethods> cj = com.mysql.cj.jdbc.result.ResultSetInternalMethods.class;
-    if (plan.fanout() != Fanout.ONE || !out.resultSet().isWrapperFor(cj)) {
-      return -1;
+    try {
+      if (plan.fanout() != Fanout.ONE || !out.resultSet().isWrapperFor(cj)) {
+        return -1;
+      }
+      com.mysql.cj.protocol.ResultsetRows rows = out.resultSet().unwrap(cj).getRows();
+      return rows == null || rows.isDynamic() ? -1 : rows.size();
+    } catch (SQLException e) {
+      return -1; // not known: FOUND_ROWS() is refused rather than the SELECT failing after it ran
     }
-    com.mysql.cj.protocol.ResultsetRows rows = out.resultSet().unwrap(cj).getRows();
-    return rows == null || rows.isDynamic() ? -1 : rows.size();
   }
 
   private static boolean groups(SelectShape s) {
@@ -81,7 +101,7 @@ final class ValueTracking {
    * for the last entry that got ids, or refused when a later entry made its shard generate one.
    */
   static void afterBatch(SessionValues v, TableSchemas schemas, List<RouteTemplate> templates, List<RoutePlan> plans,
-      List<Object[]> args, long[] counts, List<String> sqls) throws SQLException {
+      List<Object[]> args, long[] counts, List<String> sqls) {
     for (int i = 0; i < plans.size(); i++) {
       RoutePlan plan = plans.get(i);
       if (plan.fill() != null) {
@@ -94,13 +114,18 @@ final class ValueTracking {
     v.updated(counts.length == 0 ? 0 : counts[counts.length - 1]);
   }
 
-  private static boolean shardGenerates(TableSchemas schemas, RouteTemplate t, Object[] args) throws SQLException {
+  /** Whether a batch entry may have made its shard generate an id (when its table cannot be read: it may). */
+  private static boolean shardGenerates(TableSchemas schemas, RouteTemplate t, Object[] args) {
     boolean insert = t.type() == StatementType.INSERT || t.type() == StatementType.REPLACE;
     if (!insert || t.targetTable() == null) {
       return (t.functions() & SessionFunctions.SETS_ID) != 0;
     }
-    TableSchemas.Schema schema = schemas.of(t.targetTable().name());
-    return (!schema.known() || schema.autoIncrement() != null) && generatedHere(schemas, t, args);
+    try {
+      TableSchemas.Schema schema = schemas.of(t.targetTable().name());
+      return (!schema.known() || schema.autoIncrement() != null) && generatedHere(schemas, t, args);
+    } catch (SQLException e) {
+      return true;
+    }
   }
 
   /** Whether the OK packet's id is one the shard generated (or LAST_INSERT_ID(expr) set), not an explicit id. */
