@@ -10,3 +10,8 @@
   code CHAR(2) NOT NULL PRIMARY KEY,
   name VARCHAR(50) NOT NULL
 );
+/* shardex:sharded key=user_id */ CREATE TABLE IF NOT EXISTS events (
+  id BIGINT NOT NULL AUTO_INCREMENT PRIMARY KEY,
+  user_id BIGINT NOT NULL,
+  kind VARCHAR(20) NOT NULL
+);

@@ -123,8 +123,9 @@ public final class PlanExecutor {
       }
       long count = st.getLargeUpdateCount();
       ResultSet keys = wantKeys ? InMemoryResults.copy(st.getGeneratedKeys()) : null;
+      long id = insertId(st);
       lease.close();
-      return Outcome.count(count, keys);
+      return Outcome.count(count, keys, id);
     } catch (SQLException e) {
       SQLException named = lease.translate(e);
       closeQuietly(lease);
@@ -139,6 +140,7 @@ public final class PlanExecutor {
   private static Outcome everywhere(RoutePlan plan, ShardAccess access, ShardCall call, String what) throws SQLException {
     long total = 0;
     long first = -1;
+    long id = 0;
     List<Integer> applied = new ArrayList<>();
     List<Integer> failed = new ArrayList<>();
     SQLException error = null;
@@ -152,6 +154,7 @@ public final class PlanExecutor {
           long n = Math.max(0, st.getLargeUpdateCount());
           total += n;
           first = first < 0 ? n : first;
+          id = id == 0 && holdsFirstRow(plan, shard) ? insertId(st) : id;
           applied.add(shard);
           java.sql.SQLWarning line = new java.sql.SQLWarning("Shardex: shard " + shard + ": applied", "01000");
           if (report == null) {
@@ -179,7 +182,22 @@ public final class PlanExecutor {
       throw partial.withCause(error, what, join(applied), join(failed), firstLine(error.getMessage()));
     }
     long count = plan.fanout() == Fanout.SUM ? total : Math.max(first, 0);
-    return new Outcome(null, count, null, plan.fanout() == Fanout.DDL ? report : null);
+    return new Outcome(null, count, null, plan.fanout() == Fanout.DDL ? report : null, id);
+  }
+
+  /**
+   * The id the shard's OK packet carried: the first id this statement generated there, an explicit
+   * id it inserted, or the value of LAST_INSERT_ID(expr). Connector/J keeps it on the statement: no round trip.
+   */
+  public static long insertId(Statement st) throws SQLException {
+    Class<com.mysql.cj.jdbc.StatementImpl> cj = com.mysql.cj.jdbc.StatementImpl.class;
+    return st.isWrapperFor(cj) ? st.unwrap(cj).getLastInsertID() : 0;
+  }
+
+  /** Whether this shard got the statement's first row (a split INSERT), or is the first shard of any other write. */
+  private static boolean holdsFirstRow(RoutePlan plan, int shard) {
+    int[] rows = plan.rowsFor(shard);
+    return rows == null ? shard == plan.shards().get(0) : rows.length > 0 && rows[0] == 0;
   }
 
   private static void closeQuietly(AutoCloseable... all) {

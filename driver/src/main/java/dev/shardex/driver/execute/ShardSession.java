@@ -26,6 +26,7 @@ public final class ShardSession implements ShardAccess {
   private final ShardPools pools;
   private final ShardPools.Credentials credentials;
   private final SessionState state = new SessionState();
+  private final SessionValues values = new SessionValues();
   private final TreeMap<Integer, Connection> pinned = new TreeMap<>();
   private final Transaction tx;
   private final SessionChanges changes;
@@ -53,6 +54,11 @@ public final class ShardSession implements ShardAccess {
 
   public SessionState state() {
     return state;
+  }
+
+  /** LAST_INSERT_ID(), ROW_COUNT() and FOUND_ROWS() as this logical connection answers them. */
+  public SessionValues values() {
+    return values;
   }
 
   /** The shard a transaction runs on, if any: reads that may go anywhere go there. */

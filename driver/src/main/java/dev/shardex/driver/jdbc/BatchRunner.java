@@ -48,15 +48,23 @@ final class BatchRunner {
   private static long[] plainGrouped(ShardexConnection conn, List<String> sqls) throws SQLException {
     Map<Integer, List<Part>> perShard = new TreeMap<>();
     List<RoutePlan> plans = new ArrayList<>();
+    List<RouteTemplate> templates = new ArrayList<>();
+    List<Object[]> args = new ArrayList<>();
     try {
       for (int i = 0; i < sqls.size(); i++) {
         String sql = sqls.get(i);
         Analysis a = conn.cluster().templates().plain(sql);
+        refuseSessionReads(a.template(), sql);
         RoutePlan plan = conn.planFor(a.template(), a.literals());
         plans.add(plan);
+        templates.add(a.template());
+        args.add(a.literals());
         addParts(perShard, plan, i, sql, null);
       }
-      return run(conn, perShard, plans, null);
+      return tracked(conn, run(conn, perShard, plans, null), templates, plans, args, sqls);
+    } catch (SQLException | RuntimeException e) {
+      conn.session().values().failed();
+      throw e;
     } finally {
       settle(conn, plans);
     }
@@ -77,15 +85,22 @@ final class BatchRunner {
   private static long[] preparedGrouped(ShardexConnection conn, ShardexPreparedStatement owner, List<Parameters> sets)
       throws SQLException {
     RouteTemplate t = owner.template();
+    refuseSessionReads(t, owner.sql());
     Map<Integer, List<Part>> perShard = new TreeMap<>();
     List<RoutePlan> plans = new ArrayList<>();
+    List<Object[]> args = new ArrayList<>();
     try {
       for (int i = 0; i < sets.size(); i++) {
         RoutePlan plan = conn.planFor(t, sets.get(i).values());
         plans.add(plan);
+        args.add(sets.get(i).values());
         addParts(perShard, plan, i, owner.sql(), sets.get(i));
       }
-      return run(conn, perShard, plans, owner);
+      return tracked(conn, run(conn, perShard, plans, owner), java.util.Collections.nCopies(sets.size(), t), plans, args,
+          java.util.Collections.nCopies(sets.size(), owner.sql()));
+    } catch (SQLException | RuntimeException e) {
+      conn.session().values().failed();
+      throw e;
     } finally {
       settle(conn, plans);
     }
@@ -125,6 +140,21 @@ final class BatchRunner {
             failure.getErrorCode(), counts, failure);
       }
     }
+    return counts;
+  }
+
+  /** A batch runs its entries per shard, out of order: an entry cannot read the values the ones before it leave. */
+  private static void refuseSessionReads(RouteTemplate t, String sql) throws SQLException {
+    if (t.readsSession()) {
+      throw dev.shardex.directory.ShardexError.UNSUPPORTED.exception("LAST_INSERT_ID(), ROW_COUNT() or FOUND_ROWS() in the batch"
+          + " entry '" + dev.shardex.driver.sql.SqlLexer.abbreviate(sql) + "' (a batch runs per shard, not in order)",
+          "execute that statement on its own, after the statements whose values it reads");
+    }
+  }
+
+  private static long[] tracked(ShardexConnection conn, long[] counts, List<RouteTemplate> templates, List<RoutePlan> plans,
+      List<Object[]> args, List<String> sqls) throws SQLException {
+    ValueTracking.afterBatch(conn.session().values(), conn.cluster().schemas(), templates, plans, args, counts, sqls);
     return counts;
   }
 

@@ -40,11 +40,13 @@ final class MergedQuery {
         rows.add(new Object[] {id});
       }
     }
-    return Outcome.count(out.updateCount(), InMemoryResults.of(List.of("GENERATED_KEY"), List.of(Types.BIGINT), rows));
+    return Outcome.count(out.updateCount(), InMemoryResults.of(List.of("GENERATED_KEY"), List.of(Types.BIGINT), rows),
+        out.insertId());
   }
 
   /** A SELECT on several shards that the merge stage combines: rewrite, run in parallel, merge. */
-  Outcome run(RoutePlan plan, Object[] values, MergeSource merge, Statement owner) throws SQLException {
+  Outcome run(RoutePlan plan, Object[] values, MergeSource merge, Statement owner, SessionReads reads)
+      throws SQLException {
     String shards = Router.join(plan.shards());
     MergeSpec spec = cluster.templates().merge(merge.mergeText(), shards);
     String text = shardText(spec, values, shards);
@@ -55,6 +57,7 @@ final class MergedQuery {
       ps.execute();
       return ps;
     };
+    call = reads == null ? call : reads.wrap(call);
     session.checkScope(plan.shards(), false);
     List<ShardResultSet> parts = PlanExecutor.parallel(plan, session, call, owner, cluster.fanout());
     return new Outcome(Merger.merge(spec, parts, values, owner, cluster.config().maxMergeRows(), shards), -1, null);

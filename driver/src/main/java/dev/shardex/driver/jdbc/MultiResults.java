@@ -25,51 +25,36 @@ abstract class MultiResults implements AutoCloseable {
   /** Moves to the next result, closing the current result set; false when there is none. */
   abstract boolean next() throws SQLException;
 
-  /** One round trip: the shard's own statement produces the results. */
-  static MultiResults physical(Statement physical, ShardLease lease, Statement owner) throws SQLException {
-    return new MultiResults() {
-      private Outcome current = read();
-      private boolean done;
+  /** What follows each result of a text run in one round trip: the session values it leaves (part index, outcome). */
+  @FunctionalInterface
+  interface Tracker {
+    void after(int part, Outcome out) throws SQLException;
+  }
 
-      private Outcome read() throws SQLException {
-        ResultSet rs = physical.getResultSet();
-        if (rs != null) {
-          return new Outcome(new ShardResultSet(rs, owner, () -> { }), -1, null);
-        }
-        return Outcome.count(physical.getLargeUpdateCount(), null);
+  /**
+   * One round trip: the shard's own statement produced the results, all read now (Connector/J has
+   * them in memory) so the session values are those the whole text leaves, as on one server.
+   */
+  static MultiResults physical(Statement physical, ShardLease lease, Statement owner, Tracker tracker)
+      throws SQLException {
+    List<Outcome> outcomes = new java.util.ArrayList<>();
+    for (int part = 0; ; part++) {
+      ResultSet rs = physical.getResultSet();
+      long count = rs == null ? physical.getLargeUpdateCount() : -1;
+      if (rs == null && count == -1) {
+        break;
       }
-
-      @Override
-      Outcome current() {
-        return current;
-      }
-
-      @Override
-      boolean next() throws SQLException {
-        if (done) {
-          return false;
-        }
-        boolean query = physical.getMoreResults();
-        current = read();
-        if (!query && current.updateCount() == -1) {
-          close();
-          return false;
-        }
-        return true;
-      }
-
-      @Override
-      public void close() throws SQLException {
-        if (!done) {
-          done = true;
-          Closing.closeAll(List.of(physical, lease));
-        }
-      }
-    };
+      long id = physical.unwrap(com.mysql.cj.jdbc.JdbcStatement.class).getResultSetInternal().getUpdateID();
+      Outcome out = rs != null ? new Outcome(new ShardResultSet(rs, owner, () -> { }), -1, null) : Outcome.count(count, null, id);
+      tracker.after(part, out);
+      outcomes.add(out);
+      physical.getMoreResults(Statement.KEEP_CURRENT_RESULT);
+    }
+    return sequence(outcomes, physical, lease);
   }
 
   /** Part by part: the outcomes, in order. */
-  static MultiResults sequence(List<Outcome> outcomes) {
+  static MultiResults sequence(List<Outcome> outcomes, AutoCloseable... closedAtEnd) {
     Deque<Outcome> queue = new ArrayDeque<>(outcomes);
     return new MultiResults() {
       private Outcome current = queue.poll();
@@ -85,13 +70,16 @@ abstract class MultiResults implements AutoCloseable {
           current.resultSet().close();
         }
         current = queue.poll();
+        if (current == null) {
+          Closing.closeAll(List.of(closedAtEnd)); // the round trip's statement and connection, once walked
+        }
         return current != null;
       }
 
       @Override
       public void close() throws SQLException {
         while (next()) {
-          // closes every remaining result set
+          // closes every remaining result set, then what the round trip holds
         }
       }
     };

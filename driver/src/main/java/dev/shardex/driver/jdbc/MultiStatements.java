@@ -27,6 +27,9 @@ final class MultiStatements {
   private void decideAll(List<String> parts) throws SQLException {
     for (String part : parts) {
       Analysis a = conn.cluster().templates().plain(part);
+      if (a.template().readsSession()) {
+        continue; // its values are those the parts before it leave: decided when it runs
+      }
       switch (a.template().type()) {
         case SESSION, TRANSACTION, EXPLAIN_ROUTE, EXPLAIN -> {
           continue;
@@ -58,6 +61,7 @@ final class MultiStatements {
   MultiResults run(List<String> parts, String sql, Statement owner) throws SQLException {
     decideAll(parts);
     List<RoutePlan> plans = new ArrayList<>();
+    List<Analysis> analyses = new ArrayList<>();
     boolean wrapped = parts.size() >= 3 && conn.getAutoCommit()
         && SessionStatements.match(SessionStatements.BEGIN, SessionStatements.body(parts.get(0))).matches()
         && SessionStatements.match(SessionStatements.COMMIT, SessionStatements.body(parts.get(parts.size() - 1))).matches();
@@ -69,15 +73,16 @@ final class MultiStatements {
         Analysis a = conn.cluster().templates().plain(part);
         switch (a.template().type()) {
           case SESSION, TRANSACTION, EXPLAIN_ROUTE, EXPLAIN, DDL -> oneTrip = false;
-          default -> { }
+          default -> oneTrip = answersAsLogical(a.template(), wrapped || !analyses.isEmpty());
         }
         if (!oneTrip) {
           break;
         }
         RoutePlan plan = conn.planFor(a.template(), a.literals());
         plans.add(plan);
+        analyses.add(a);
         write |= plan.write();
-        if (plan.fanout() != Fanout.ONE || (shard != null && shard != plan.single())) {
+        if (plan.fanout() != Fanout.ONE || plan.fill() != null || (shard != null && shard != plan.single())) {
           oneTrip = false;
           break;
         }
@@ -92,8 +97,10 @@ final class MultiStatements {
           ShardexStatement.configure(owner, physical);
           conn.session().metrics().roundTrip();
           physical.execute(sql);
-          return MultiResults.physical(physical, lease, owner);
+          int first = wrapped ? 1 : 0;
+          return MultiResults.physical(physical, lease, owner, (i, out) -> track(i - first, out, analyses, plans, parts.get(i)));
         } catch (SQLException e) {
+          partFailed(analyses, sql);
           if (wrapped) {
             rollbackQuietly(physical);
           }
@@ -108,13 +115,8 @@ final class MultiStatements {
     try {
       for (String part : parts) {
         Analysis a = conn.cluster().templates().plain(part);
-        ShardCall call = (lease, s, plan) -> {
-          Statement st = lease.statement();
-          ShardexStatement.configure(owner, lease, st);
-          st.execute(plan.sqlFor(part, s).text());
-          return st;
-        };
-        outcomes.add(conn.run(a.template(), a.literals(), part, call, false, owner, MergeSource.literals(a.text(), a.literals())));
+        // a part that reads LAST_INSERT_ID() and the like gets the values the parts before it left
+        outcomes.add(conn.runText(a.template().readsSession() ? conn.withSessionValues(part) : part, false, owner));
       }
     } catch (SQLException | RuntimeException e) {
       // a later part failed: the earlier parts' result sets hold shard connections nobody will close
@@ -128,6 +130,45 @@ final class MultiStatements {
       throw e;
     }
     return MultiResults.sequence(outcomes);
+  }
+
+  /**
+   * A text sent in one round trip failed at some part: the server ran the parts before it, but
+   * Connector/J drops their results, so an id one of them generated is not known.
+   */
+  private void partFailed(List<Analysis> analyses, String sql) {
+    conn.session().values().failed();
+    for (Analysis a : analyses) {
+      if (a.template().type() == dev.shardex.driver.sql.StatementType.INSERT
+          || a.template().type() == dev.shardex.driver.sql.StatementType.REPLACE || a.template().functions() != 0) {
+        conn.session().values().generatedUnseen(sql, "a text run in one round trip that failed part-way; the parts"
+            + " before the failed one ran, and their results are lost with the error");
+        return;
+      }
+    }
+  }
+
+  /**
+   * Whether the shard session running the whole text answers the part's session functions as the
+   * logical connection would: ROW_COUNT() after an earlier part of the text (every statement sets
+   * it), LAST_INSERT_ID(expr) in a write (its OK packet carries the value). LAST_INSERT_ID() and
+   * FOUND_ROWS() may still hold what the pooled session did before: such parts run one by one.
+   */
+  private static boolean answersAsLogical(dev.shardex.driver.sql.RouteTemplate t, boolean afterAnother) {
+    int f = t.functions();
+    return f == 0 || (f == dev.shardex.driver.sql.SessionFunctions.READS && afterAnother)
+        || (f == dev.shardex.driver.sql.SessionFunctions.SETS_ID && t.type() != dev.shardex.driver.sql.StatementType.SELECT);
+  }
+
+  /** The session values after part i of a text run in one round trip (BEGIN and COMMIT around it count 0). */
+  private void track(int i, Outcome out, List<Analysis> analyses, List<RoutePlan> plans, String part) throws SQLException {
+    if (i < 0 || i >= analyses.size()) {
+      conn.session().values().updated(out.updateCount());
+      return;
+    }
+    Analysis a = analyses.get(i);
+    ValueTracking.after(conn.session().values(), conn.cluster().schemas(), a.template(), plans.get(i), a.literals(), out,
+        part, null);
   }
 
   private static void rollbackQuietly(Statement physical) {

@@ -16,6 +16,7 @@ import dev.shardex.driver.sql.Analyzer;
 import dev.shardex.driver.sql.MergeSpec;
 import dev.shardex.driver.sql.RouteTemplate;
 import dev.shardex.driver.sql.SqlLexer;
+import dev.shardex.driver.sql.StatementType;
 import java.sql.SQLException;
 import java.sql.SQLWarning;
 import java.sql.Statement;
@@ -56,48 +57,76 @@ final class Pipeline {
     return Router.route(t, values, cluster.routeContext(session.transactionShard(), session.heldGuards()));
   }
 
-  /** One statement execution: the driver's own statements here, the rest route -> execute (-> merge). */
+  /**
+   * One statement execution: the driver's own statements here, the rest route -> execute (-> merge).
+   * Either way the logical connection's LAST_INSERT_ID()/ROW_COUNT()/FOUND_ROWS() follow it.
+   */
   Outcome run(RouteTemplate t, Object[] values, String sql, ShardCall call, boolean keys, Statement owner,
+      MergeSource merge) throws SQLException {
+    try {
+      return dispatch(t, values, sql, call, keys, owner, merge);
+    } catch (SQLException | RuntimeException e) {
+      session.values().failed();
+      throw e;
+    }
+  }
+
+  private Outcome dispatch(RouteTemplate t, Object[] values, String sql, ShardCall call, boolean keys, Statement owner,
       MergeSource merge) throws SQLException {
     switch (t.type()) {
       case SESSION:
         applySession(SessionStatements.body(sql));
+        session.values().updated(0);
         return Outcome.count(0, null);
       case TRANSACTION:
-        return transaction(SessionStatements.body(sql), call, owner);
+        return counted(transaction(SessionStatements.body(sql), call, owner));
       case EXPLAIN_ROUTE:
-        return explain(Analyzer.explained(sql));
+        Outcome explained = explain(Analyzer.explained(sql));
+        session.values().selectedUncounted(sql, ValueTracking.NOT_CALC, ValueTracking.COUNT_ROWS);
+        return explained;
       case EXPLAIN:
-        return new ExplainQuery(cluster, session).run(sql, values,
+        Outcome plans = new ExplainQuery(cluster, session).run(sql, values,
             t.parameterCount() > 0 && owner instanceof java.sql.PreparedStatement, merge, owner);
+        session.values().selectedUncounted(sql, ValueTracking.NOT_CALC, ValueTracking.COUNT_ROWS);
+        return plans;
       default:
-        // A read routed by a key that a move flipped meanwhile may have run after the old shard's
-        // rows were deleted: route and read again (KeyMarks.current).
-        RouteContext rc = routing();
+        return routed(t, values, sql, call, keys, owner, merge);
+    }
+  }
+
+  private Outcome counted(Outcome out) {
+    session.values().updated(out.updateCount());
+    return out;
+  }
+
+  private Outcome routed(RouteTemplate t, Object[] values, String sql, ShardCall call, boolean keys, Statement owner,
+      MergeSource merge) throws SQLException {
+    // A read routed by a key that a move flipped meanwhile may have run after the old shard's
+    // rows were deleted: route and read again (KeyMarks.current).
+    RouteContext rc = routing();
+    try {
+      Outcome held = pending.any() ? pending.intercept(t, values, rc, call, keys, owner) : null;
+      if (held != null) {
+        return held;
+      }
+      for (int attempt = 1; ; attempt++) {
+        RoutePlan plan = Router.routeMarked(t, values, rc);
+        Outcome out;
         try {
-          Outcome held = pending.any() ? pending.intercept(t, values, rc, call, keys, owner) : null;
-          if (held != null) {
-            return held;
-          }
-          for (int attempt = 1; ; attempt++) {
-            RoutePlan plan = Router.routeMarked(t, values, rc);
-            Outcome out;
-            try {
-              out = execute(plan, t, values, sql, call, keys, owner, merge);
-            } finally {
-              session.settle(rc.marks(), plan.guards());
-            }
-            if (attempt >= READ_ATTEMPTS || rc.marks().current()) {
-              return out;
-            }
-            dev.shardex.driver.merge.Closing.closeAll(java.util.Arrays.asList(out.resultSet(), out.generatedKeys()));
-          }
+          out = execute(plan, t, values, sql, call, keys, owner, merge);
         } finally {
-          rc.marks().clear();
-          if (rc == routing) {
-            routingBusy = false;
-          }
+          session.settle(rc.marks(), plan.guards());
         }
+        if (attempt >= READ_ATTEMPTS || rc.marks().current()) {
+          return out;
+        }
+        dev.shardex.driver.merge.Closing.closeAll(java.util.Arrays.asList(out.resultSet(), out.generatedKeys()));
+      }
+    } finally {
+      rc.marks().clear();
+      if (rc == routing) {
+        routingBusy = false;
+      }
     }
   }
 
@@ -122,21 +151,36 @@ final class Pipeline {
 
   private Outcome execute(RoutePlan plan, RouteTemplate t, Object[] values, String sql, ShardCall call, boolean keys,
       Statement owner, MergeSource merge) throws SQLException {
+    if (plan.fanout() == Fanout.DDL) {
+      return counted(ddlOutcome(plan, t, sql, call, owner));
+    }
+    SessionReads reads = t.functions() == 0 || t.type() != StatementType.SELECT ? null
+        : SessionReads.of(t.functions(), plan, sql, session.values());
+    Outcome out = shards(plan, t, sql, reads == null ? call : reads.wrap(call), keys, owner, merge, values, reads);
+    ValueTracking.after(session.values(), cluster.schemas(), t, plan, values, out, sql, reads);
+    return out;
+  }
+
+  /** A plan that is not DDL, on its shards (merged or not). */
+  private Outcome shards(RoutePlan plan, RouteTemplate t, String sql, ShardCall call, boolean keys, Statement owner,
+      MergeSource merge, Object[] values, SessionReads reads) throws SQLException {
     if (plan.fanout() == Fanout.MERGE) {
-      return new MergedQuery(cluster, session).run(plan, values, merge, owner);
+      return new MergedQuery(cluster, session).run(plan, values, merge, owner, reads);
     }
     if (plan.fanout() == Fanout.HOLD) {
       return pending.hold(plan, t, sql, call, owner, keys);
     }
-    if (plan.fanout() != Fanout.DDL) {
-      SplitInsertKeys split = keys && plan.rows() != null && plan.fill() == null ? new SplitInsertKeys(plan) : null;
-      Outcome out = PlanExecutor.execute(plan, session, split == null ? call : split.wrap(call), keys, owner,
-          t.type().name(), cluster.fanout());
-      if (split != null) {
-        return Outcome.count(out.updateCount(), split.inRowOrder());
-      }
-      return plan.fill() != null && keys ? MergedQuery.filledKeys(out, plan.fill()) : out;
+    SplitInsertKeys split = keys && plan.rows() != null && plan.fill() == null ? new SplitInsertKeys(plan) : null;
+    Outcome out = PlanExecutor.execute(plan, session, split == null ? call : split.wrap(call), keys, owner,
+        t.type().name(), cluster.fanout());
+    if (split != null) {
+      return Outcome.count(out.updateCount(), split.inRowOrder(), out.insertId());
     }
+    return plan.fill() != null && keys ? MergedQuery.filledKeys(out, plan.fill()) : out;
+  }
+
+  private Outcome ddlOutcome(RoutePlan plan, RouteTemplate t, String sql, ShardCall call, Statement owner)
+      throws SQLException {
     try {
       return ddl(plan, call, owner, sql, t);
     } finally {
@@ -209,8 +253,13 @@ final class Pipeline {
     return Outcome.count(0, null);
   }
 
-  private Outcome explain(String inner) throws SQLException {
-    Analysis a = cluster.templates().plain(inner);
+  private Outcome explain(String explained) throws SQLException {
+    Analysis a = cluster.templates().plain(explained);
+    String inner = explained;
+    if (a.template().readsSession()) {
+      inner = connection.withSessionValues(explained); // routed as it would run now
+      a = cluster.templates().plain(inner);
+    }
     List<Object[]> rows = new ArrayList<>();
     switch (a.template().type()) {
       case SESSION, TRANSACTION, EXPLAIN_ROUTE -> rows.add(new Object[] {null, inner, null});

@@ -72,6 +72,23 @@ public final class ShardexConnection extends ConnectionDefaults {
     return pipeline.run(t, values, sql, call, keys, owner, merge);
   }
 
+  /** The text with this connection's LAST_INSERT_ID(), ROW_COUNT() and FOUND_ROWS() written in as literals. */
+  String withSessionValues(String sql) throws SQLException {
+    try {
+      return dev.shardex.driver.sql.SessionFunctions.substitute(sql, session.values());
+    } catch (SQLException e) {
+      session.values().failed(); // a refused statement is a failed one: ROW_COUNT() is -1, as after any error
+      throw e;
+    }
+  }
+
+  /** A self-contained text run as a plain statement would run it (a prepared statement whose values were written in). */
+  Outcome runText(String text, boolean keys, Statement owner) throws SQLException {
+    dev.shardex.driver.sql.Analysis a = cluster.templates().plain(text);
+    return run(a.template(), a.literals(), text, ShardexStatement.plainCall(text, keys, owner), keys, owner,
+        MergeSource.literals(a.text(), a.literals()));
+  }
+
   /** BEGIN / START TRANSACTION in autocommit mode: a transaction that COMMIT or ROLLBACK ends, autocommit again. */
   void beginImplicit() throws SQLException {
     if (session.state().autoCommit()) {

@@ -75,6 +75,12 @@ public final class ShardexPreparedStatement extends UnsupportedPreparedStatement
 
   private boolean executeOnce() throws SQLException {
     checkOpen();
+    if (template.readsSession()) {
+      // LAST_INSERT_ID() and the like: the values and the session's are written in, and the text runs as a
+      // plain statement does (as Connector/J's client-side prepared statements send it anyway)
+      String text = ParameterInliner.inline(sql, parameters.values(), parameters.bound());
+      return finish(connection.runText(connection.withSessionValues(text), wantKeys, this));
+    }
     // A prepared SET is kept and replayed by the driver: its values become part of its text.
     String text = template.type() == StatementType.SESSION && sql.indexOf('?') >= 0
         ? ParameterInliner.inline(sql, parameters.values(), parameters.bound()) : sql;

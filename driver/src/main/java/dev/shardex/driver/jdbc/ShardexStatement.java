@@ -120,6 +120,10 @@ public class ShardexStatement extends StatementOptions implements ShardCall, Mer
       }
     }
     Analysis a = connection.cluster().templates().plain(sql);
+    if (a.template().readsSession()) {
+      sql = connection.withSessionValues(sql);
+      a = connection.cluster().templates().plain(sql);
+    }
     plainSql = sql;
     plainAnalysis = a;
     plainKeys = keys ? Statement.RETURN_GENERATED_KEYS : Statement.NO_GENERATED_KEYS;
@@ -133,6 +137,16 @@ public class ShardexStatement extends StatementOptions implements ShardCall, Mer
     configure(lease, s);
     s.execute(plan.asWritten() ? plainSql : plan.sqlFor(plainSql, shard).text(), plainKeys);
     return s;
+  }
+
+  /** One shard's share of a text that is not this statement's own (a part of a multi-statement text, ...). */
+  static ShardCall plainCall(String text, boolean keys, Statement owner) {
+    return (lease, shard, plan) -> {
+      Statement st = lease.statement();
+      configure(owner, lease, st);
+      st.execute(plan.sqlFor(text, shard).text(), keys ? Statement.RETURN_GENERATED_KEYS : Statement.NO_GENERATED_KEYS);
+      return st;
+    };
   }
 
   @Override

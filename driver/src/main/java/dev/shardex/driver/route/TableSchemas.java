@@ -30,7 +30,11 @@ public final class TableSchemas {
   }
 
   /** One column: its name (lower case) and its type as information_schema prints it (e.g. bigint(20)). */
-  public record Column(String name, String type) {}
+  public record Column(String name, String type, boolean autoIncrement) {
+    public Column(String name, String type) {
+      this(name, type, false);
+    }
+  }
 
   /**
    * A table's columns in order and its unique keys (PRIMARY first), each a list of column names.
@@ -41,6 +45,16 @@ public final class TableSchemas {
 
     public boolean known() {
       return !columns.isEmpty();
+    }
+
+    /** The AUTO_INCREMENT column, or null (none, or the table is unknown). */
+    public String autoIncrement() {
+      for (Column c : columns) {
+        if (c.autoIncrement()) {
+          return c.name();
+        }
+      }
+      return null;
     }
 
     public List<String> columnNames() {
@@ -104,12 +118,13 @@ public final class TableSchemas {
     List<Column> columns = new ArrayList<>();
     Map<String, List<String>> keys = new LinkedHashMap<>();
     try (Connection c = shards.connect(shard)) {
-      try (PreparedStatement ps = c.prepareStatement("SELECT COLUMN_NAME, COLUMN_TYPE FROM information_schema.COLUMNS"
+      try (PreparedStatement ps = c.prepareStatement("SELECT COLUMN_NAME, COLUMN_TYPE, EXTRA FROM information_schema.COLUMNS"
           + " WHERE TABLE_SCHEMA = DATABASE() AND LOWER(TABLE_NAME) = ? ORDER BY ORDINAL_POSITION")) {
         ps.setString(1, def.name());
         try (ResultSet rs = ps.executeQuery()) {
           while (rs.next()) {
-            columns.add(new Column(rs.getString(1).toLowerCase(Locale.ROOT), rs.getString(2)));
+            columns.add(new Column(rs.getString(1).toLowerCase(Locale.ROOT), rs.getString(2),
+                String.valueOf(rs.getString(3)).toLowerCase(Locale.ROOT).contains("auto_increment")));
           }
         }
       }

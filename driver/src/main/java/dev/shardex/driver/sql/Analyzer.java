@@ -28,6 +28,12 @@ public final class Analyzer {
   private Analyzer() {}
 
   public static RouteTemplate analyze(String sql) throws SQLException {
+    RouteTemplate t = analyzeText(sql);
+    int functions = SessionFunctions.flags(sql);
+    return functions == 0 ? t : t.withFunctions(functions);
+  }
+
+  private static RouteTemplate analyzeText(String sql) throws SQLException {
     Hints hints = Hints.parse(sql);
     String keyword = SqlLexer.firstKeyword(sql);
     if (SESSION.contains(keyword)) {

@@ -15,6 +15,9 @@ import java.util.Map;
  * at route time, so declaring a table never invalidates cached templates. The route stage keeps
  * what it derived from the catalog for this template in {@code routeSlot}, tagged with the
  * catalog's version, and derives it again when the version moves.
+ *
+ * <p>{@code functions} holds the {@link SessionFunctions} bits of the text (0 for nearly every
+ * statement): read once here, so statements without them pay nothing per execution.
  */
 public record RouteTemplate(
     StatementType type,
@@ -34,7 +37,8 @@ public record RouteTemplate(
     Ddl ddl,
     java.sql.SQLException parseError,
     boolean insertIgnore,
-    RouteSlot routeSlot) {
+    RouteSlot routeSlot,
+    int functions) {
 
   /** The route stage's per-template memo (its binding to the catalog); opaque to this package. */
   public static final class RouteSlot {
@@ -59,7 +63,19 @@ public record RouteTemplate(
       List<List<ValueSource>> insertRows, boolean insertSelect, Map<String, ValueSource> assignments, SelectShape shape,
       boolean writeLimit, Hints hints, Ddl ddl, java.sql.SQLException parseError, boolean insertIgnore) {
     this(type, parameterCount, tables, scopeParents, keys, links, target, insertColumns, insertRows, insertSelect,
-        assignments, shape, writeLimit, hints, ddl, parseError, insertIgnore, new RouteSlot());
+        assignments, shape, writeLimit, hints, ddl, parseError, insertIgnore, new RouteSlot(), 0);
+  }
+
+  /** The same template, knowing the session functions its text uses. */
+  RouteTemplate withFunctions(int bits) {
+    return bits == functions ? this : new RouteTemplate(type, parameterCount, tables, scopeParents, keys, links, target,
+        insertColumns, insertRows, insertSelect, assignments, shape, writeLimit, hints, ddl, parseError, insertIgnore,
+        routeSlot, bits);
+  }
+
+  /** Whether the text reads a session value ({@code LAST_INSERT_ID()}, ...): substitute it before routing. */
+  public boolean readsSession() {
+    return (functions & SessionFunctions.READS) != 0;
   }
 
   public RouteTemplate(StatementType type, int parameterCount, List<TableRef> tables, int[] scopeParents,

@@ -120,6 +120,23 @@ class MyBatisTest {
     assertTrue(SANDBOX.assertRowsOnOwnShards("posts", users, 2) > 1, "the users spread over several shards");
   }
 
+  /** Issue 18: a {@code <selectKey>} reading SELECT LAST_INSERT_ID() gets each user's own row id, in a transaction and in autocommit. */
+  @Test
+  void selectKeyLastInsertIdIsTheIdOfTheInsertedRow() throws Exception {
+    for (boolean autocommit : new boolean[] {false, true}) {
+      try (SqlSession session = factory.openSession(autocommit)) {
+        PostMapper mapper = session.getMapper(PostMapper.class);
+        for (long user = 401; user <= 408; user++) {
+          java.util.Map<String, Object> event = new java.util.HashMap<>(java.util.Map.of("userId", user,
+              "kind", "login " + autocommit));
+          mapper.insertEvent(event);
+          assertEquals(mapper.eventId(user, "login " + autocommit), event.get("id"), "user " + user);
+        }
+        session.commit();
+      }
+    }
+  }
+
   @Test
   void rollbackOfOneUsersSessionLeavesNothing() throws Exception {
     try (SqlSession session = factory.openSession()) {

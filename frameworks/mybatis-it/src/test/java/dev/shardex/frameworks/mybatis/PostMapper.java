@@ -12,4 +12,9 @@ public interface PostMapper {
   long countAll();
 
   List<String> countries();
+
+  /** Fills the map's "id" with SELECT LAST_INSERT_ID() (a {@code <selectKey>}). */
+  int insertEvent(java.util.Map<String, Object> event);
+
+  Long eventId(@Param("userId") long userId, @Param("kind") String kind);
 }
