@@ -140,6 +140,24 @@ class LastInsertIdTest {
   }
 
   @org.junit.jupiter.api.Test
+  void explicitId_inATableTheCatalogDoesNotKnow_leavesLastInsertIdAsItWas() throws SQLException {
+    int home;
+    try (Connection c = TestCluster.connect()) {
+      home = TestCluster.cluster(c).directory().homeShard();
+    }
+    try (Connection shard = TestCluster.sandbox().connectShard(home); Statement s = shard.createStatement()) {
+      s.execute("CREATE TABLE lid_outside (id INT NOT NULL AUTO_INCREMENT PRIMARY KEY, v INT)"); // made outside Shardex
+    }
+    try (Connection c = TestCluster.connect(); Statement s = c.createStatement()) {
+      s.executeUpdate("INSERT INTO lid_outside (v) VALUES (1)");
+      long generated = value(s, "SELECT LAST_INSERT_ID()");
+      assertEquals(TestCluster.onShard(home, "SELECT id FROM lid_outside WHERE v = 1"), List.of(Long.toString(generated)));
+      s.executeUpdate("INSERT INTO lid_outside (id, v) VALUES (100, 2)");
+      assertEquals(generated, value(s, "SELECT LAST_INSERT_ID()"), "an explicit id generates nothing");
+    }
+  }
+
+  @org.junit.jupiter.api.Test
   void batch_lastInsertIdIsTheLastFilledId() throws SQLException {
     try (Connection c = TestCluster.connect(); PreparedStatement ps = c.prepareStatement(
         "INSERT INTO lid_events (user_id, kind) VALUES (?, 'batch')"); Statement s = c.createStatement()) {

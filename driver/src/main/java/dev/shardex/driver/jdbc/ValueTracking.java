@@ -121,7 +121,7 @@ final class ValueTracking {
       return (t.functions() & SessionFunctions.SETS_ID) != 0;
     }
     try {
-      TableSchemas.Schema schema = schemas.of(t.targetTable().name());
+      TableSchemas.Schema schema = schemas.ofAny(t.targetTable().name());
       return (!schema.known() || schema.autoIncrement() != null) && generatedHere(schemas, t, args);
     } catch (SQLException e) {
       return true;
@@ -137,7 +137,7 @@ final class ValueTracking {
         || t.insertRows().isEmpty()) {
       return t.type() == StatementType.INSERT || t.type() == StatementType.REPLACE;
     }
-    TableSchemas.Schema schema = schemas.of(t.targetTable().name());
+    TableSchemas.Schema schema = schemas.ofAny(t.targetTable().name());
     List<String> columns = t.insertColumns().isEmpty() ? schema.columnNames() : t.insertColumns();
     int at = schema.autoIncrement() == null ? -1 : columns.indexOf(schema.autoIncrement());
     return at < 0 || at >= t.insertRows().get(0).size() || generates(t.insertRows().get(0).get(at), args);

@@ -78,6 +78,8 @@ public final class TableSchemas {
   private final Directory directory;
   private final Shards shards;
   private final Cache<String, Entry> cache = Caffeine.newBuilder().maximumSize(100_000).build();
+  /** Tables the catalog does not know, read from the home shard where they live. */
+  private final Cache<String, Schema> uncatalogued = Caffeine.newBuilder().maximumSize(10_000).build();
   private final java.util.concurrent.atomic.AtomicLong loads = new java.util.concurrent.atomic.AtomicLong();
 
   public TableSchemas(Directory directory, Shards shards) {
@@ -100,9 +102,27 @@ public final class TableSchemas {
     return s;
   }
 
+  /**
+   * The schema of any table: a catalogued one as {@link #of}, one the catalog does not know read
+   * from the home shard, where such tables live (to tell an explicit id from a generated one).
+   */
+  public Schema ofAny(String table) throws SQLException {
+    if (directory.table(table) != null) {
+      return of(table);
+    }
+    String name = TableDef.normalise(table);
+    Schema s = uncatalogued.getIfPresent(name);
+    if (s == null) {
+      s = load(TableDef.single(name, directory.homeShard()));
+      uncatalogued.put(name, s);
+    }
+    return s;
+  }
+
   /** Drops what is known of these tables (after DDL through the driver). */
   public void forget(List<String> tables) {
     for (String t : tables) {
+      uncatalogued.invalidate(TableDef.normalise(t));
       cache.invalidate(TableDef.normalise(t));
     }
   }
