@@ -58,14 +58,14 @@ final class Pipeline {
       case TRANSACTION:
         return transaction(SessionStatements.body(sql), call, owner);
       case EXPLAIN_ROUTE:
-        return explain(Analyzer.explained(sql));
+        return explainUnsent(sql);
       default:
         // A read routed by a key that a move flipped meanwhile may have run after the old shard's
         // rows were deleted: route and read again (KeyMarks.current).
         RouteContext rc = routing();
         try {
           for (int attempt = 1; ; attempt++) {
-            RoutePlan plan = Router.routeMarked(t, values, rc);
+            RoutePlan plan = route(t, values, rc, sql, attempt);
             Outcome out;
             try {
               out = execute(plan, t, values, sql, call, keys, owner, merge);
@@ -83,6 +83,16 @@ final class Pipeline {
             routingBusy = false;
           }
         }
+    }
+  }
+
+  /** Routes one try; a first try's failure is reported as one that ran on no shard. */
+  private static RoutePlan route(RouteTemplate t, Object[] values, RouteContext rc, String sql, int attempt)
+      throws SQLException {
+    try {
+      return Router.routeMarked(t, values, rc);
+    } catch (RuntimeException | StackOverflowError e) {
+      throw attempt == 1 ? Jdbc.unsent(sql, e) : Jdbc.internal(sql, e);
     }
   }
 
@@ -186,6 +196,15 @@ final class Pipeline {
           cluster.fanout());
     }
     return Outcome.count(0, null);
+  }
+
+  /** EXPLAIN ROUTE runs nothing on a shard (it may read a table's columns there), so a failure says so. */
+  private Outcome explainUnsent(String sql) throws SQLException {
+    try {
+      return explain(Analyzer.explained(sql));
+    } catch (RuntimeException | StackOverflowError e) {
+      throw Jdbc.unsent(sql, e);
+    }
   }
 
   private Outcome explain(String inner) throws SQLException {

@@ -110,7 +110,7 @@ final class InsertRoute {
     List<List<ValueSource>> rows = t.insertRows();
     for (int r = 0; r < rows.size(); r++) {
       Object raw = keyFilled ? (Object) fill.ids()[r] : Router.valueOf(rows.get(r).get(keyIndex), values, table, def.keyColumn());
-      Object key = type.canonical(raw, table);
+      Object key = type.canonical(raw, table, def.keyColumn());
       int shard = ctx.write(def.keySpace(), key, true).shardId();
       rowsPerShard.computeIfAbsent(shard, s -> new ArrayList<>()).add(r);
     }
