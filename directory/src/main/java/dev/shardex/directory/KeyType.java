@@ -129,7 +129,7 @@ public enum KeyType {
     }
     boolean known = value instanceof Number || value instanceof CharSequence || value instanceof Boolean;
     return ShardexError.BAD_KEY.exception(shown(value), column, table, known
-        ? "is no BIGINT MySQL would store (strict mode refuses it, or it is past the BIGINT range)"
+        ? "is no number a BIGINT column stores (MySQL's strict mode refuses it)"
         : "is a " + value.getClass().getSimpleName() + ", not a number", "bind the key as an integer (setLong)");
   }
 
