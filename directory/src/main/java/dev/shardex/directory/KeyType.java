@@ -20,7 +20,7 @@ public enum KeyType {
   BIGINT,
   STRING;
 
-  /** A value no key equals ({@code key = '42.5'}): the statement matches no row on any shard. */
+  /** A value no key equals ({@code key = '1e400'}, past the BIGINT range): no row on any shard matches. */
   public static final Object NO_KEY = new Object() {
     @Override
     public String toString() {

@@ -168,7 +168,7 @@ final class QueryShards {
       }
       Object key = type.compared(raw, table, refs.defs[ref].keyColumn());
       if (key == KeyType.NO_KEY) {
-        continue; // key = '42.5' matches no row anywhere
+        continue; // key = '1e400': past the BIGINT range, no row anywhere
       }
       Placement p = write ? existingForWrite(keySpace, key) : ctx.read(keySpace, key);
       if (p != null) {
