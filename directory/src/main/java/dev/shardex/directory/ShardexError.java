@@ -11,7 +11,7 @@ import java.sql.SQLException;
 public enum ShardexError {
   // 22: data
   NULL_KEY("SHX1001", "22004", "the shard key of table %s is NULL; rows of a SHARDED table need a key value"),
-  BAD_KEY("SHX1002", "22018", "key value '%s' for table %s is not a valid %s key"),
+  BAD_KEY("SHX1002", "22018", "key value %s for key column %s of table %s %s: %s"),
   // 42: the statement itself
   PARSE("SHX1101", "42000", "cannot parse the statement (%s); rewrite it, or send it to one shard with a hint /* shardex:shard=N */ and shardex.hints=true"),
   BAD_HINT("SHX1102", "42000", "bad hint %s: %s"),
@@ -58,7 +58,7 @@ public enum ShardexError {
   DDL_PARTIAL("SHX1503", "HY000", "%s applied on shards %s but failed on shards %s: %s; fix the cause and re-run it with IF [NOT] EXISTS so it applies everywhere"),
   DIRECTORY_STATE("SHX1504", "HY000", "%s"),
   WRITE_PARTIAL("SHX1505", "HY000", "%s applied on shards %s but failed on shards %s: %s; outside a transaction the shards that applied it keep the change: retry the failed shards' keys"),
-  INTERNAL("SHX1509", "HY000", "internal error in Shardex while running '%s': %s; the statement may have run on some shards or none; please report it with the statement"),
+  INTERNAL("SHX1509", "HY000", "internal error in Shardex while running '%s': %s; %s; please report it with the statement"),
   CANCELLED("SHX1510", "70100", "the statement was cancelled by Statement.cancel() (%s)"),
   QUERY_TIMEOUT("SHX1511", "HYT00", "shard %d (%s): the statement ran past its query timeout (Statement.setQueryTimeout) and was killed there: %s; raise the timeout or make the query cheaper"),
   // 55 / HY: moves and the admin CLI

@@ -156,11 +156,11 @@ class DirectoryTest {
   void routeRead_canonicalKeys_shareOneCacheEntry() throws SQLException {
     twoShards(1, 1);
     Directory d = open();
-    Object key = KeyType.BIGINT.canonical("31", "posts");
+    Object key = KeyType.BIGINT.canonical("31", "posts", "author_id");
     int shard = d.routeWrite(KS, key).shardId();
 
-    assertEquals(shard, d.routeRead(KS, KeyType.BIGINT.canonical(31, "posts")).shardId());
-    assertEquals(shard, d.routeRead(KS, KeyType.BIGINT.canonical(31L, "posts")).shardId());
+    assertEquals(shard, d.routeRead(KS, KeyType.BIGINT.canonical(31, "posts", "author_id")).shardId());
+    assertEquals(shard, d.routeRead(KS, KeyType.BIGINT.canonical(31L, "posts", "author_id")).shardId());
   }
 
   @Test
@@ -236,7 +236,7 @@ class DirectoryTest {
     twoShards(1, 1);
     store.addKeySpace(new KeySpace("devices", KeyType.STRING, KeySpace.LEAST_LOADED));
     Directory d = open();
-    Object key = KeyType.STRING.canonical(new byte[] {0x0a, (byte) 0xff}, "devices_t");
+    Object key = KeyType.STRING.canonical(new byte[] {0x0a, (byte) 0xff}, "devices_t", "device");
     int before = d.routeWrite("devices", key).shardId();
 
     store.assign("devices", "0aff", 1 - before);

@@ -48,8 +48,27 @@ public final class Jdbc {
     }
   }
 
+  /** As {@link #guarded}, for a step that sends nothing to a shard (parsing a prepared statement). */
+  static <T> T unsentGuarded(String sql, Step<T> step) throws SQLException {
+    try {
+      return step.run();
+    } catch (RuntimeException | StackOverflowError | OutOfMemoryError e) {
+      throw unsent(sql, e);
+    }
+  }
+
   /** SHX1509 for a throwable that escaped the pipeline (hot paths catch inline, without a lambda). */
   static SQLException internal(String sql, Throwable e) {
-    return ShardexError.INTERNAL.withCause(e, SqlLexer.abbreviate(sql), e.toString());
+    return ShardexError.INTERNAL.withCause(e, SqlLexer.abbreviate(sql), e.toString(),
+        "the statement may have run on some shards or none");
+  }
+
+  /**
+   * SHX1509 for a throwable raised before the statement reached any shard (parsing, routing): the
+   * caller may retry or fix it knowing nothing ran, so the message says so.
+   */
+  static SQLException unsent(String sql, Throwable e) {
+    return ShardexError.INTERNAL.withCause(e, SqlLexer.abbreviate(sql), e.toString(),
+        "it failed before reaching a shard: the statement ran on no shard");
   }
 }

@@ -81,7 +81,7 @@ final class Pipeline {
       case TRANSACTION:
         return counted(transaction(SessionStatements.body(sql), call, owner));
       case EXPLAIN_ROUTE:
-        Outcome explained = explain(Analyzer.explained(sql));
+        Outcome explained = explainUnsent(sql);
         session.values().selectedUncounted(sql, ValueTracking.NOT_CALC, ValueTracking.COUNT_ROWS);
         return explained;
       case EXPLAIN:
@@ -110,7 +110,7 @@ final class Pipeline {
         return held;
       }
       for (int attempt = 1; ; attempt++) {
-        RoutePlan plan = Router.routeMarked(t, values, rc);
+        RoutePlan plan = route(t, values, rc, sql, attempt);
         Outcome out;
         try {
           out = execute(plan, t, values, sql, call, keys, owner, merge);
@@ -127,6 +127,16 @@ final class Pipeline {
       if (rc == routing) {
         routingBusy = false;
       }
+    }
+  }
+
+  /** Routes one try; a first try's failure is reported as one that ran on no shard. */
+  private static RoutePlan route(RouteTemplate t, Object[] values, RouteContext rc, String sql, int attempt)
+      throws SQLException {
+    try {
+      return Router.routeMarked(t, values, rc);
+    } catch (RuntimeException | StackOverflowError e) {
+      throw attempt == 1 ? Jdbc.unsent(sql, e) : Jdbc.internal(sql, e);
     }
   }
 
@@ -251,6 +261,15 @@ final class Pipeline {
           cluster.fanout());
     }
     return Outcome.count(0, null);
+  }
+
+  /** EXPLAIN ROUTE runs nothing on a shard (it may read a table's columns there), so a failure says so. */
+  private Outcome explainUnsent(String sql) throws SQLException {
+    try {
+      return explain(Analyzer.explained(sql));
+    } catch (RuntimeException | StackOverflowError e) {
+      throw Jdbc.unsent(sql, e);
+    }
   }
 
   private Outcome explain(String explained) throws SQLException {

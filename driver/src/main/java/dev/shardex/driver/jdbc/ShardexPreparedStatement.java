@@ -32,7 +32,7 @@ public final class ShardexPreparedStatement extends UnsupportedPreparedStatement
     super(connection);
     this.sql = sql;
     this.whole = ShardSql.whole(sql);
-    this.template = Jdbc.guarded(sql, () -> connection.cluster().templates().prepared(sql));
+    this.template = Jdbc.unsentGuarded(sql, () -> connection.cluster().templates().prepared(sql));
     this.wantKeys = wantKeys;
     // statements Shardex does not parse (SET, DDL, ...) carry no count in their template: count the markers
     int count = template.parameterCount();

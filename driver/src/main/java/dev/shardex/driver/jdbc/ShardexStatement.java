@@ -119,15 +119,24 @@ public class ShardexStatement extends StatementOptions implements ShardCall, Mer
         return finish(multi.current());
       }
     }
-    Analysis a = connection.cluster().templates().plain(sql);
+    Analysis a = analyse(sql);
     if (a.template().readsSession()) {
       sql = connection.withSessionValues(sql);
-      a = connection.cluster().templates().plain(sql);
+      a = analyse(sql);
     }
     plainSql = sql;
     plainAnalysis = a;
     plainKeys = keys ? Statement.RETURN_GENERATED_KEYS : Statement.NO_GENERATED_KEYS;
     return finish(connection.run(a.template(), a.literals(), sql, this, keys, this, this));
+  }
+
+  /** The plain text's template; nothing has reached a shard yet (see {@link Jdbc#unsent}). */
+  private Analysis analyse(String sql) throws SQLException {
+    try {
+      return connection.cluster().templates().plain(sql);
+    } catch (RuntimeException | StackOverflowError e) {
+      throw Jdbc.unsent(sql, e);
+    }
   }
 
   /** One shard's share of the plain text running now (see {@link ShardCall}). */

@@ -79,8 +79,9 @@ final class InsertRoute {
     java.util.TreeMap<Integer, List<Integer>> rowsPerShard = new java.util.TreeMap<>();
     List<List<ValueSource>> rows = t.insertRows();
     for (int r = 0; r < rows.size(); r++) {
-      Object raw = keyFilled && fill.ids()[r] != RoutePlan.Fill.KEEP ? (Object) fill.ids()[r] : Router.valueOf(rows.get(r).get(keyIndex), values, table, def.keyColumn());
-      Object key = type.canonical(raw, table);
+      Object raw = keyFilled && fill.ids()[r] != RoutePlan.Fill.KEEP ? (Object) fill.ids()[r]
+          : Router.valueOf(rows.get(r).get(keyIndex), values, table, def.keyColumn());
+      Object key = type.canonical(raw, table, def.keyColumn());
       int shard = ctx.write(def.keySpace(), key, true).shardId();
       rowsPerShard.computeIfAbsent(shard, s -> new ArrayList<>()).add(r);
     }

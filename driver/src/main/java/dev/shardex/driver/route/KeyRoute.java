@@ -59,7 +59,10 @@ final class KeyRoute {
     if (raw == null && kind != Kind.INSERT) {
       return RoutePlan.one(Router.anyReadable(ctx), write); // key = NULL matches no row anywhere
     }
-    Object canonical = type.canonical(raw, table);
+    Object canonical = kind == Kind.INSERT ? type.canonical(raw, table, keyColumn) : type.compared(raw, table, keyColumn);
+    if (canonical == KeyType.NO_KEY) {
+      return RoutePlan.one(Router.anyReadable(ctx), write); // key = '1e400': past the BIGINT range, no row anywhere
+    }
     // UPDATE/DELETE never place a key (an unknown key has no rows); a dry run predicts without a mark
     Placement p = kind == Kind.READ || (kind == Kind.WRITE && ctx.dryRun()) ? ctx.read(keySpace, canonical)
         : ctx.write(keySpace, canonical, kind == Kind.INSERT);

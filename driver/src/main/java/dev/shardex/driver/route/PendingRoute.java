@@ -40,7 +40,7 @@ public final class PendingRoute {
    */
   public static int shardOf(TableDef def, ValueSource keySet, Object[] values, RouteContext ctx) throws SQLException {
     Object raw = Router.valueOf(keySet, values, def.name(), def.keyColumn());
-    Object key = ctx.directory().keySpace(def.keySpace()).keyType().canonical(raw, def.name());
+    Object key = ctx.directory().keySpace(def.keySpace()).keyType().canonical(raw, def.name(), def.keyColumn());
     return ctx.write(def.keySpace(), key, true).shardId();
   }
 

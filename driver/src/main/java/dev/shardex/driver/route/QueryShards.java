@@ -166,7 +166,10 @@ final class QueryShards {
       if (raw == null) {
         continue; // key = NULL matches no row anywhere
       }
-      Object key = type.canonical(raw, table);
+      Object key = type.compared(raw, table, refs.defs[ref].keyColumn());
+      if (key == KeyType.NO_KEY) {
+        continue; // key = '1e400': past the BIGINT range, no row anywhere
+      }
       Placement p = write ? existingForWrite(keySpace, key) : ctx.read(keySpace, key);
       if (p != null) {
         shards.add(p.shardId());

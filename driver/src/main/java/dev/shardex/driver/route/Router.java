@@ -97,15 +97,17 @@ public final class Router {
     }
     String keySpace = KeySpace.DEFAULT;
     String table = "key space " + KeySpace.DEFAULT;
+    String column = "key";
     for (var ref : t.tables()) {
       TableDef def = ctx.directory().table(ref.name());
       if (def != null && def.kind() == TableKind.SHARDED) {
         keySpace = def.keySpace();
         table = def.name();
+        column = def.keyColumn();
         break;
       }
     }
-    Object key = ctx.directory().keySpace(keySpace).keyType().canonical(h.key(), table);
+    Object key = ctx.directory().keySpace(keySpace).keyType().canonical(h.key(), table, column);
     boolean insert = t.type() == StatementType.INSERT || t.type() == StatementType.REPLACE;
     Placement p = write ? ctx.write(keySpace, key, insert) : ctx.read(keySpace, key);
     return RoutePlan.one(p == null ? anyReadable(ctx) : p.shardId(), write);
@@ -119,7 +121,7 @@ public final class Router {
       throws SQLException {
     Directory dir = ctx.directory();
     Object raw = valueOf(set, values, target.name(), target.keyColumn());
-    Object key = dir.keySpace(target.keySpace()).keyType().canonical(raw, target.name());
+    Object key = dir.keySpace(target.keySpace()).keyType().canonical(raw, target.name(), target.keyColumn());
     Placement p = dir.routeRead(target.keySpace(), key);
     if (p == null && rowShards.size() == 1 && !ctx.dryRun()) {
       p = dir.store().placeIfAbsent(target.keySpace(), key.toString(), rowShards.get(0));

@@ -140,8 +140,9 @@ public final class SqlLexer {
   }
 
   /**
-   * Whether a {@code ?} marker is followed by a digit ({@code ?1}), outside comments and quoted
-   * text: JSqlParser reads that as a numbered parameter, which MySQL does not have.
+   * Whether a {@code ?} marker is followed by a digit ({@code ?1}, also after spaces or comments:
+   * {@code ? 0}), outside comments and quoted text: JSqlParser reads that as a numbered parameter,
+   * which MySQL does not have.
    */
   public static boolean hasNumberedMarker(String sql) {
     return markers(sql, true) > 0;
@@ -154,11 +155,15 @@ public final class SqlLexer {
       if (end > i) {
         i = end;
       } else if (sql.charAt(i++) == '?'
-          && (!numberedOnly || i < sql.length() && Character.isDigit(sql.charAt(i)))) {
+          && (!numberedOnly || digitAt(sql, skipSpaceAndComments(sql, i)))) {
         n++;
       }
     }
     return n;
+  }
+
+  private static boolean digitAt(String sql, int i) {
+    return i < sql.length() && Character.isDigit(sql.charAt(i));
   }
 
   /**

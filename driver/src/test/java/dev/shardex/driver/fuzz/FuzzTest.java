@@ -59,7 +59,14 @@ class FuzzTest {
       "SELECT * FROM fz_g",
       "SELECT s, MAX(v) - MIN(v) FROM fz_a GROUP BY s",
       "SELECT * FROM fz_a UNION ALL SELECT * FROM fz_a",
+      "UPDATE fz_a SET v = ? WHERE user_id = ? AND s = ?",
+      "SELECT SUM(v) FROM fz_a WHERE user_id = ? OR ?",
+      "DELETE FROM fz_a WHERE user_id IN (?, ?) AND v < 0",
   };
+  /** Key values as text or decimals (issue 18): spaces, empty, long digit strings, fractions, exponents. */
+  private static final String[] KEY_TEXTS = {"a", "", "'", "\\", "1", "x' OR '1'='1", "\0", "é", "18446744073709551616",
+      " 42 ", "\t2\n", "\f3", "42abc", "1e3", "2.5", "-2.5", ".5e1", "1e-400", "1e400", "1e99999999999999999999", "-0",
+      "9".repeat(30), "7".repeat(2000), "0".repeat(500) + "1", "9223372036854775807.5", "4e", "+ 7"};
   private static final String[] TOKENS = {"(", ")", "?", "'", "\"", "`", "/*", "*/", "-- ", "#", ";", ",", ".", "-",
       "1e-99999999999999999999999", "18446744073709551616", "1..", "9e999", "NULL", "AVG()", "/* shardex:key=? */",
       "/*/*", "\0", "SELECT", "FROM", "WHERE", "ORDER BY ? DESC", "LIMIT ?", "LIMIT", "OFFSET", "GROUP BY", "HAVING",
@@ -231,9 +238,9 @@ class FuzzTest {
       case 1 -> ps.setLong(index, random.nextBoolean() ? Long.MAX_VALUE : Long.MIN_VALUE);
       case 2 -> ps.setInt(index, random.nextInt(5) - 1);
       case 3 -> ps.setDouble(index, new double[] {Double.POSITIVE_INFINITY, Double.NEGATIVE_INFINITY, Double.NaN, 1e308, -0.0, 2.5}[random.nextInt(6)]);
-      case 4 -> ps.setString(index, new String[] {"a", "", "'", "\\", "1", "x' OR '1'='1", "\0", "é", "18446744073709551616"}[random.nextInt(9)]);
+      case 4 -> ps.setString(index, KEY_TEXTS[random.nextInt(KEY_TEXTS.length)]);
       case 5 -> ps.setNull(index, java.sql.Types.BIGINT);
-      case 6 -> ps.setBigDecimal(index, new BigDecimal(random.nextBoolean() ? "1e400" : "18446744073709551616"));
+      case 6 -> ps.setBigDecimal(index, new BigDecimal(new String[] {"1e400", "18446744073709551616", "2.5", "3.0", "-1e-400"}[random.nextInt(5)]));
       case 7 -> ps.setBytes(index, new byte[] {0, (byte) 0xff, 'a'});
       case 8 -> ps.setObject(index, random.nextInt(3));
       case 9 -> ps.setObject(index, null);

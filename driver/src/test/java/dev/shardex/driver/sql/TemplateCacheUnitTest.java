@@ -116,7 +116,8 @@ class TemplateCacheUnitTest {
 
   @Test
   void aNumberedMarker_isRefusedByName() {
-    for (String sql : new String[] {"SELECT v FROM t WHERE user_id IN (?, ?0, ?)", "UPDATE t SET v = ?1 WHERE user_id = ?2"}) {
+    for (String sql : new String[] {"SELECT v FROM t WHERE user_id IN (?, ?0, ?)", "UPDATE t SET v = ?1 WHERE user_id = ?2",
+        "DELETE FROM t WHERE user_id IN (? 0, ?) AND v < 0", "SELECT v FROM t WHERE user_id = ? /* x */\n1"}) {
       SQLException e = assertThrows(SQLException.class, () -> new TemplateCache(10).prepared(sql), sql);
       assertEquals("0AS00", e.getSQLState(), sql);
       assertTrue(e.getMessage().contains("numbered ? marker"), e.getMessage());
