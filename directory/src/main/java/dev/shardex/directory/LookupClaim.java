@@ -120,10 +120,13 @@ public final class LookupClaim implements AutoCloseable {
     return l.unique() ? "lookup_unique" : "lookup_multi";
   }
 
-  /** The owner rows are written: the entries become visible. */
+  /**
+   * The owner rows are written: the entries become visible. Switching autocommit back on commits
+   * (JDBC), one round trip for both, and the pool finds the connection as it lent it.
+   */
   public void commit() throws SQLException {
     done = true;
-    c.commit();
+    c.setAutoCommit(true);
   }
 
   /** Ends the claim; entries not committed are rolled back. Never throws. */
@@ -132,8 +135,8 @@ public final class LookupClaim implements AutoCloseable {
     try {
       if (!done) {
         c.rollback();
+        c.setAutoCommit(true);
       }
-      c.setAutoCommit(true);
     } catch (SQLException e) {
       // a broken directory connection rolls back on its own
     }
