@@ -11,7 +11,7 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
 @Command(name = "lookups", description = "Lookup indexes: rows of a SHARDED table found by another column (its own id, an email).",
-    subcommands = {LookupsCommand.Add.class, LookupsCommand.ListLookups.class})
+    subcommands = {LookupsCommand.Add.class, LookupsCommand.ListLookups.class, LookupsCommand.Build.class})
 final class LookupsCommand extends CliCommand.Group {
 
   @Command(name = "add", description = "Declare a lookup on TABLE.COLUMN; drivers maintain it on every write from their next poll.")
@@ -38,6 +38,30 @@ final class LookupsCommand extends CliCommand.Group {
                 + "; rows written before now have no entries until they are backfilled"));
       }
       return ShardexCli.OK;
+    }
+  }
+
+  @Command(name = "build", description = "Backfill a lookup from the rows already on the shards; values two live rows hold are reported (SHX1608), not overwritten.")
+  static final class Build extends CliCommand {
+    @Parameters(index = "0", paramLabel = "TABLE")
+    String table;
+
+    @Parameters(index = "1", paramLabel = "COLUMN")
+    String column;
+
+    @Override
+    public Integer call() throws Exception {
+      try (CliSession s = session()) {
+        Lookup l = new LookupStore(s.store()).of(table).stream()
+            .filter(x -> x.column().equals(TableDef.normalise(column))).findFirst()
+            .orElseThrow(() -> usage("no lookup on " + table + "." + column + "; declare it with 'shardex lookups add'"));
+        var report = new dev.shardex.directory.move.LookupBackfill(s.store(), s.shards()).build(l);
+        out().result(Json.obj("rows", report.rows(), "added", report.added(), "conflicts", report.conflicts()), () -> {
+          out().line("Read " + report.rows() + " rows, added " + report.added() + " entries to lookup " + l.table() + "." + l.column());
+          report.conflicts().forEach(out()::line);
+        });
+        return report.conflicts().isEmpty() ? ShardexCli.OK : ShardexCli.FAILED;
+      }
     }
   }
 
