@@ -60,7 +60,7 @@ final class LookupsCommand extends CliCommand.Group {
           out().line("Read " + report.rows() + " rows, added " + report.added() + " entries to lookup " + l.table() + "." + l.column());
           report.conflicts().forEach(out()::line);
         });
-        return report.conflicts().isEmpty() ? ShardexCli.OK : ShardexCli.FAILED;
+        return report.conflicts().isEmpty() ? ShardexCli.OK : ShardexCli.REFUSED;
       }
     }
   }
