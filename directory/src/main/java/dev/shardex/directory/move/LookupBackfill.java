@@ -9,7 +9,6 @@ import dev.shardex.directory.Shard;
 import dev.shardex.directory.ShardexError;
 import dev.shardex.directory.TableDef;
 import java.sql.Connection;
-import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
@@ -75,7 +74,7 @@ public final class LookupBackfill {
     if (holder == null) {
       return 1;
     }
-    if (!exists(def, l.column(), raw, holder)) {
+    if (!LookupVerifier.exists(store, shards, def, l.column(), raw, holder)) {
       return lookups.repoint(l, v, holder, k) ? 1 : 0;
     }
     conflicts.add(ShardexError.LOOKUP_CONFLICT.message(def.name(), l.column(), v, holder, shardOf(def, holder), k,
@@ -95,21 +94,6 @@ public final class LookupBackfill {
   private int shardOf(TableDef def, String k) throws SQLException {
     Placement p = store.lookup(def.keySpace(), k);
     return p == null ? -1 : p.shardId();
-  }
-
-  private boolean exists(TableDef def, String column, Object value, String key) throws SQLException {
-    int shard = shardOf(def, key);
-    if (shard < 0) {
-      return false;
-    }
-    try (Connection c = shards.connect(shard); PreparedStatement ps = c.prepareStatement("SELECT 1 FROM " + quote(def.name())
-        + " WHERE " + quote(column) + " = ? AND " + quote(def.keyColumn()) + " = ? LIMIT 1")) {
-      ps.setObject(1, value);
-      ps.setString(2, key);
-      try (ResultSet rs = ps.executeQuery()) {
-        return rs.next();
-      }
-    }
   }
 
   private static String quote(String name) {

@@ -7,9 +7,11 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.shardex.directory.Directory;
 import dev.shardex.directory.Lookup;
 import dev.shardex.directory.move.LookupBackfill;
+import dev.shardex.directory.move.LookupVerifier;
 import dev.shardex.driver.TestCluster;
 import java.sql.Connection;
 import java.sql.Statement;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -38,6 +40,22 @@ class LookupBackfillTest {
           report.conflicts().get(0));
       assertEquals("pet 13", one(c, "SELECT name FROM lbf_pets WHERE id = 13"));
       assertEquals("21", one(c, "SELECT COUNT(*) FROM lbf_pets"));
+    }
+  }
+
+  @Test
+  void verify_listsAnEntryWhoseRowIsGone_andRepairDeletesIt() throws Exception {
+    TestCluster.run("CREATE TABLE lbf_v (id INT PRIMARY KEY, owner_id INT NOT NULL) COMMENT='shardex:sharded key=owner_id lookup=id unique'",
+        "INSERT INTO lbf_v VALUES (1, 1), (2, 2)");
+    try (Connection c = TestCluster.connect()) {
+      Directory dir = TestCluster.cluster(c).directory();
+      Lookup l = dir.lookups().of("lbf_v").get(0);
+      dir.lookups().store().claim(l, "3", "3"); // as a driver that died before writing its row leaves it
+      LookupVerifier verifier = new LookupVerifier(dir.store(), TestCluster.sandbox()::connectShard);
+      assertEquals(List.of(new LookupVerifier.Extra("3", "3")), verifier.extras(l, false));
+      assertEquals(1, verifier.extras(l, true).size());
+      assertEquals(List.of(), verifier.extras(l, false));
+      assertEquals(2L, dir.lookups().store().count(l));
     }
   }
 }
