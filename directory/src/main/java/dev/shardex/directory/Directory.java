@@ -298,6 +298,14 @@ public final class Directory implements AutoCloseable {
     catalogVersion.incrementAndGet();
   }
 
+  /** RENAME TABLE carries the table's lookups over. */
+  public void renameLookups(String from, String to) throws SQLException {
+    lookups.store().rename(from, to);
+    lookups.forgetTable(TableDef.normalise(from));
+    lookups.forgetTable(TableDef.normalise(to));
+    catalogVersion.incrementAndGet();
+  }
+
   // ---- sequences ------------------------------------------------------------------------------
 
   /** The column INSERTs into this table get filled from a sequence when they omit it, or null. */

@@ -58,6 +58,19 @@ public final class LookupStore {
     });
   }
 
+  /** RENAME TABLE: the lookups (and their entries, by index id) go with the table. */
+  public void rename(String from, String to) throws SQLException {
+    store.inTransaction(c -> {
+      try (PreparedStatement ps = c.prepareStatement("UPDATE lookup_indexes SET table_name = ? WHERE table_name = ?")) {
+        ps.setString(1, TableDef.normalise(to));
+        ps.setString(2, TableDef.normalise(from));
+        ps.executeUpdate();
+      }
+      DirectoryStore.logChange(c, Change.Kind.TABLE, null, null, TableDef.normalise(from));
+      return DirectoryStore.logChange(c, Change.Kind.TABLE, null, null, TableDef.normalise(to));
+    });
+  }
+
   /** The table's lookups, in declaration order. */
   public List<Lookup> of(String table) throws SQLException {
     return store.query("SELECT id, table_name, column_name, is_unique FROM lookup_indexes WHERE table_name = ? ORDER BY id",

@@ -169,6 +169,9 @@ final class Pipeline {
     recordDeclaration(plan);
     SQLWarning warning = CreateTableEffects.apply(cluster.directory(), plan, t, sql, createsNew,
         id -> cluster.pools().borrow(cluster.directory().shards().get(id)));
+    if (t.ddl().verb() == dev.shardex.driver.sql.Ddl.Verb.RENAME) {
+      cluster.directory().renameLookups(t.ddl().tables().get(0), t.ddl().tables().get(1));
+    }
     for (String dropped : plan.undeclare()) {
       cluster.directory().undeclare(dropped);
     }

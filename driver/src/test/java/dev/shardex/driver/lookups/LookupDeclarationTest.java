@@ -39,6 +39,19 @@ class LookupDeclarationTest {
   }
 
   @Test
+  void renameTable_carriesItsLookups_dropTableForgetsThem() throws Exception {
+    TestCluster.run("CREATE TABLE ld_old (id BIGINT PRIMARY KEY, owner_id BIGINT) COMMENT='shardex:sharded key=owner_id lookup=id unique'",
+        "INSERT INTO ld_old VALUES (5, 50)", "RENAME TABLE ld_old TO ld_new");
+    assertEquals(List.of(), lookups("ld_old"));
+    assertEquals(1, lookups("ld_new").size());
+    try (Connection c = TestCluster.connect()) {
+      assertEquals("50", LookupRoutingTest.one(c, "SELECT owner_id FROM ld_new WHERE id = 5"));
+    }
+    TestCluster.run("DROP TABLE ld_new");
+    assertEquals(List.of(), lookups("ld_new"));
+  }
+
+  @Test
   void uniqueWithoutALookup_isRefusedByName() {
     SQLException e = assertThrows(SQLException.class, () -> TestCluster.run(
         "CREATE TABLE ld_bad (id BIGINT PRIMARY KEY, owner_id BIGINT) COMMENT='shardex:sharded key=owner_id unique lookup=id'"));
