@@ -142,56 +142,84 @@ public final class LookupWrites {
       out = write.run(plan);
       claim.commit();
     }
-    List<Object[]> gone = goneEntries(w, old, keyAt);
-    session.afterCommit(() -> release(w, gone));
+    List<Entry> gone = entries(w, old, keyAt, false);
+    List<Entry> rekeyed = entries(w, old, keyAt, true);
+    session.afterCommit(() -> settleAfter(w, gone, rekeyed));
     return out;
   }
 
-  /** An UPDATE's new values get their entries (with the duplicate rules of INSERT) before the rows change. */
+  /** One entry an UPDATE or DELETE changes: lookup {@code i}, value {@code v} (raw: {@code raw}), from key {@code k} to {@code to}. */
+  private record Entry(int i, String v, Object raw, String k, String to) {}
+
+  /**
+   * An UPDATE's new entries go in before the rows change, with the duplicate rules of INSERT (an
+   * UPDATE to a value another owner holds fails with 1062 and changes nothing). A unique value that
+   * only changes its key (the row's key changed, on the same shard) is re-pointed after the commit
+   * instead: its one entry cannot name both keys, and both live on the same shard meanwhile.
+   */
   private void claimNew(LookupClaim claim, LookupWork w, List<Object[]> old, int keyAt) throws SQLException {
     for (int i = 0; w.type() == StatementType.UPDATE && i < w.lookups().size(); i++) {
-      String v = LookupValue.of(w.newValues()[i]);
       for (Object[] row : old) {
-        if (v != null && !v.equals(LookupValue.of(row[i]))) {
-          claimOne(claim, w, i, v, row[keyAt]);
+        Object raw = w.after(i, row[i]);
+        String v = LookupValue.of(raw);
+        boolean sameValue = v != null && v.equals(LookupValue.of(row[i]));
+        boolean sameKey = w.keyAfter(row[keyAt]).equals(String.valueOf(row[keyAt]));
+        if (v != null && !(sameValue && (sameKey || w.lookups().get(i).unique()))) {
+          claimOne(claim, w, i, v, raw, w.keyAfter(row[keyAt]));
         }
       }
     }
   }
 
-  private void claimOne(LookupClaim claim, LookupWork w, int i, String v, Object key) throws SQLException {
+  private void claimOne(LookupClaim claim, LookupWork w, int i, String v, Object raw, String key) throws SQLException {
     Lookup l = w.lookups().get(i);
-    if (!claim.add(l, List.of(v), List.of(key.toString())).isEmpty()) {
-      settle(claim, w, l, v, w.newValues()[i], key, false);
+    if (!claim.add(l, List.of(v), List.of(key)).isEmpty()) {
+      settle(claim, w, l, v, raw, key, false);
     }
   }
 
-  /** The entries (lookup index, value, key) the write leaves without a row: a DELETE's, or an UPDATE's changed values. */
-  private static List<Object[]> goneEntries(LookupWork w, List<Object[]> old, int keyAt) {
-    List<Object[]> gone = new ArrayList<>();
+  /**
+   * The entries the write leaves behind: {@code rekeyed} false, those whose row is gone (a DELETE's,
+   * an UPDATE's changed values or keys); true, the unique values whose row only changed its key.
+   */
+  private static List<Entry> entries(LookupWork w, List<Object[]> old, int keyAt, boolean rekeyed) {
+    List<Entry> found = new ArrayList<>();
     for (Object[] row : old) {
+      String k = String.valueOf(row[keyAt]);
+      String to = w.type() == StatementType.DELETE ? null : w.keyAfter(row[keyAt]);
       for (int i = 0; i < w.lookups().size(); i++) {
         String before = LookupValue.of(row[i]);
-        boolean changed = w.type() == StatementType.DELETE || !java.util.Objects.equals(before, LookupValue.of(w.newValues()[i]));
-        if (before != null && changed) {
-          gone.add(new Object[] {i, before, row[keyAt], row[i]});
+        boolean sameValue = to != null && java.util.Objects.equals(before, LookupValue.of(w.after(i, row[i])));
+        boolean moved = sameValue && !to.equals(k) && w.lookups().get(i).unique();
+        if (before != null && (rekeyed ? moved : !moved && !(sameValue && to.equals(k)))) {
+          found.add(new Entry(i, before, row[i], k, to));
         }
       }
     }
-    return gone;
+    return found;
   }
 
-  /** Deletes each entry whose row is gone, its entry locked while the row is checked (a new row may have taken it). */
-  private void release(LookupWork w, List<Object[]> gone) throws SQLException {
-    for (Object[] e : gone) {
-      Lookup l = w.lookups().get((Integer) e[0]);
+  /** After the commit: deletes each entry whose row is gone, re-points each unique entry whose row changed its key. */
+  private void settleAfter(LookupWork w, List<Entry> gone, List<Entry> rekeyed) throws SQLException {
+    for (Entry e : gone) {
+      Lookup l = w.lookups().get(e.i());
       try (LookupClaim claim = LookupClaim.open(directory.store())) {
-        if (claim.lock(l, (String) e[1], e[2].toString()) && !owners.exists(w.table(), l.column(), e[3], e[2])) {
-          claim.delete(l, (String) e[1], e[2].toString());
+        if (claim.lock(l, e.v(), e.k()) && !owners.exists(w.table(), l.column(), e.raw(), e.k())) {
+          claim.delete(l, e.v(), e.k());
         }
         claim.commit();
       }
-      directory.lookups().forget(l, (String) e[1]);
+      directory.lookups().forget(l, e.v());
+    }
+    for (Entry e : rekeyed) {
+      Lookup l = w.lookups().get(e.i());
+      try (LookupClaim claim = LookupClaim.open(directory.store())) {
+        if (claim.lock(l, e.v(), e.k()) && owners.exists(w.table(), l.column(), e.raw(), e.to())) {
+          claim.repoint(l, e.v(), e.to());
+        }
+        claim.commit();
+      }
+      directory.lookups().forget(l, e.v());
     }
   }
 }

@@ -88,6 +88,7 @@ final class InsertRoute {
       rowsPerShard.computeIfAbsent(shards[r], s -> new ArrayList<>()).add(r);
     }
     if (!lookups.isEmpty()) {
+      LookupRoute.refuseUpdatingUpsert(t, def, lookups);
       ctx.lookupWork(LookupWork.insert(t, def, lookups, columns, values, fill, keys, shards));
     }
     ValueSource onDuplicate = t.assignments().get(def.keyColumn());

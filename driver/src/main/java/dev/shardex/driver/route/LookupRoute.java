@@ -43,6 +43,20 @@ public final class LookupRoute {
     return columns;
   }
 
+  /**
+   * ON DUPLICATE KEY UPDATE that assigns a looked-up column changes an existing row's value without
+   * Shardex knowing which row: refused (its INSERT part keeps the lookups like any INSERT).
+   */
+  static void refuseUpdatingUpsert(RouteTemplate t, TableDef def, List<Lookup> lookups) throws SQLException {
+    for (Lookup l : lookups) {
+      if (t.assignments().containsKey(l.column())) {
+        throw dev.shardex.directory.ShardexError.LOOKUP_VALUE.exception("INSERT ... ON DUPLICATE KEY UPDATE", def.name(),
+            l.column(), "a new value for the row it collides with", l.column(),
+            "UPDATE that row by its key or id instead, which keeps the lookup");
+      }
+    }
+  }
+
   /** Whether a write must keep lookup indexes (batches and one-trip multi-statements cannot). */
   public static boolean maintains(RouteTemplate t, Directory dir) throws SQLException {
     if (!t.type().isWrite() || t.targetTable() == null) {

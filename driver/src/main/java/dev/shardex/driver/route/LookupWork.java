@@ -1,5 +1,6 @@
 package dev.shardex.driver.route;
 
+import dev.shardex.directory.KeyType;
 import dev.shardex.directory.Lookup;
 import dev.shardex.directory.ShardexError;
 import dev.shardex.directory.TableDef;
@@ -18,7 +19,14 @@ import java.util.List;
  * shard when the statement runs, by the statement's own WHERE.
  */
 public record LookupWork(StatementType type, TableDef table, List<Lookup> lookups, Object[] keys, int[] shards,
-    Object[][] rowValues, Object[] newValues, boolean ignore) {
+    Object[][] rowValues, Object[] newValues, Object newKey, boolean ignore) {
+  /** An UPDATE's new value of a lookup it does not assign (it changes the row's key only). */
+  public static final Object UNCHANGED = new Object() {
+    @Override
+    public String toString() {
+      return "UNCHANGED";
+    }
+  };
 
   /** An INSERT's rows: {@code keys[r]} and {@code shards[r]} of row r, {@code rowValues[r][i]} for {@code lookups[i]}. */
   static LookupWork insert(RouteTemplate t, TableDef def, List<Lookup> lookups, List<String> columns, Object[] values,
@@ -30,7 +38,7 @@ public record LookupWork(StatementType type, TableDef table, List<Lookup> lookup
         rows[r][i] = insertedValue(t, def, lookups.get(i), columns, values, fill, r);
       }
     }
-    return new LookupWork(t.type(), def, lookups, keys, shards, rows, null, t.insertIgnore());
+    return new LookupWork(t.type(), def, lookups, keys, shards, rows, null, null, t.insertIgnore());
   }
 
   private static Object insertedValue(RouteTemplate t, TableDef def, Lookup l, List<String> columns, Object[] values,
@@ -47,19 +55,36 @@ public record LookupWork(StatementType type, TableDef table, List<Lookup> lookup
     return given(t.insertRows().get(r).get(at), values, def, l, "INSERT");
   }
 
-  /** An UPDATE's or DELETE's lookups to keep; null when it touches none (an UPDATE of other columns). */
-  static LookupWork change(RouteTemplate t, TableDef def, List<Lookup> all, Object[] values) throws SQLException {
+  /**
+   * An UPDATE's or DELETE's lookups to keep; null when it touches none (an UPDATE of other
+   * columns). An UPDATE that assigns the shard key (to a key on the same shard: checked while
+   * routing) touches every lookup, since every entry names the key.
+   */
+  static LookupWork change(RouteTemplate t, TableDef def, List<Lookup> all, Object[] values, KeyType keyType)
+      throws SQLException {
+    ValueSource keySet = t.type() == StatementType.UPDATE ? t.assignments().get(def.keyColumn()) : null;
+    Object newKey = keySet == null ? null : keyType.canonical(Router.valueOf(keySet, values, def.name(), def.keyColumn()), def.name());
     List<Lookup> touched = new ArrayList<>();
     List<Object> next = new ArrayList<>();
     for (Lookup l : all) {
       ValueSource set = t.assignments().get(l.column());
-      if (t.type() == StatementType.DELETE || set != null) {
+      if (t.type() == StatementType.DELETE || set != null || newKey != null) {
         touched.add(l);
-        next.add(set == null ? null : given(set, values, def, l, "UPDATE"));
+        next.add(set == null ? UNCHANGED : given(set, values, def, l, "UPDATE"));
       }
     }
     return touched.isEmpty() ? null
-        : new LookupWork(t.type(), def, List.copyOf(touched), null, null, null, next.toArray(), false);
+        : new LookupWork(t.type(), def, List.copyOf(touched), null, null, null, next.toArray(), newKey, false);
+  }
+
+  /** A row's value of lookup {@code i} after this UPDATE, given its value before. */
+  public Object after(int i, Object before) {
+    return newValues[i] == UNCHANGED ? before : newValues[i];
+  }
+
+  /** A row's key after this UPDATE, given its key before, as the directory writes keys. */
+  public String keyAfter(Object before) {
+    return String.valueOf(newKey == null ? before : newKey);
   }
 
   private static Object given(ValueSource v, Object[] values, TableDef def, Lookup l, String verb) throws SQLException {

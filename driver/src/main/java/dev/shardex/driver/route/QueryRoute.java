@@ -52,7 +52,7 @@ final class QueryRoute {
       checkKeyChange(target, shards);
       List<dev.shardex.directory.Lookup> lookups = dir.lookups().of(target.name());
       if (!lookups.isEmpty()) {
-        ctx.lookupWork(LookupWork.change(t, target, lookups, values));
+        ctx.lookupWork(LookupWork.change(t, target, lookups, values, dir.keySpace(target.keySpace()).keyType()));
       }
       if (shards == ALL) {
         if (!ctx.scatterWrites()) {

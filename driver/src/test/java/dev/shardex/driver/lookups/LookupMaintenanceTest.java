@@ -85,6 +85,33 @@ class LookupMaintenanceTest {
   }
 
   @Test
+  void updateOfTheKey_repointsEveryEntry_soAMoveOfTheNewKeyKeepsThemValid() throws Exception {
+    try (Connection c = TestCluster.connect()) {
+      update(c, "INSERT INTO lm_users VALUES (40, 40, 'k40@x', 'Rekey')");
+      assertEquals(1, update(c, "UPDATE lm_users SET tenant_id = ? WHERE id = ?", 4040, 40)); // placed on the row's shard
+      for (String column : List.of("id", "email", "last_name")) {
+        String v = column.equals("id") ? "40" : column.equals("email") ? "k40@x" : "Rekey";
+        assertEquals(List.of("4040"), lookups(c).store().keys(lookup(c, column), v), column);
+      }
+      int from = TestCluster.cluster(c).directory().store().lookup("default", "4040").shardId();
+      new dev.shardex.directory.move.Mover(TestCluster.cluster(c).directory().store(), TestCluster.sandbox()::connectShard)
+          .move("default", "4040", (from + 1) % TestCluster.SHARDS);
+      assertEquals("k40@x", one(c, "SELECT email FROM lm_users WHERE id = 40"));
+      assertEquals("40", one(c, "SELECT id FROM lm_users WHERE email = 'k40@x'"));
+      assertEquals("40", one(c, "SELECT id FROM lm_users WHERE last_name = 'Rekey'"));
+    }
+  }
+
+  @Test
+  void onDuplicateKeyUpdateOfALookedUpColumn_isRefusedByName() throws Exception {
+    try (Connection c = TestCluster.connect()) {
+      SQLException e = assertThrows(SQLException.class,
+          () -> update(c, "INSERT INTO lm_users VALUES (1, 1, 'ann@x', 'S') ON DUPLICATE KEY UPDATE last_name = 'T'"));
+      assertTrue(e.getMessage().contains("SHX1211") || e.getMessage().contains("SHX1212"), e.getMessage());
+    }
+  }
+
+  @Test
   void deleteOfOneOfAnOwnersRowsWithTheSameValue_keepsTheSharedEntry() throws Exception {
     try (Connection c = TestCluster.connect()) {
       update(c, "INSERT INTO lm_users VALUES (20, 20, 'a20@x', 'Twin'), (21, 20, 'b20@x', 'Twin'), (22, 21, 'c21@x', 'Twin')");
