@@ -92,7 +92,13 @@ public record LookupWork(StatementType type, TableDef table, List<Lookup> lookup
       throw ShardexError.LOOKUP_VALUE.exception(verb, def.name(), l.column(), "as an expression ('" + o.text() + "')",
           l.column(), "give " + l.column() + " as a literal or a ? parameter");
     }
-    return Router.valueOf(v, values, def.name(), l.column());
+    Object raw = Router.valueOf(v, values, def.name(), l.column());
+    String text = dev.shardex.directory.LookupValue.of(raw);
+    if (text != null && text.length() > dev.shardex.directory.LookupValue.MAX_CHARS) {
+      throw ShardexError.LOOKUP_VALUE.exception(verb, def.name(), l.column(), "a value of " + text.length() + " characters",
+          l.column(), "lookup values hold at most " + dev.shardex.directory.LookupValue.MAX_CHARS + " characters");
+    }
+    return raw;
   }
 
   /** The columns a row's old values are read from: the lookups' and the shard key. */
