@@ -89,7 +89,9 @@ public record LookupWork(StatementType type, TableDef table, List<Lookup> lookup
 
   private static Object given(ValueSource v, Object[] values, TableDef def, Lookup l, String verb) throws SQLException {
     if (v instanceof ValueSource.Opaque o) {
-      throw ShardexError.LOOKUP_VALUE.exception(verb, def.name(), l.column(), "as an expression ('" + o.text() + "')",
+      // a plain statement's normalised text shows ? for its literals: quote only a text without them
+      String how = o.text().contains("?") || o.text().isEmpty() ? "as an expression" : "as the expression '" + o.text() + "'";
+      throw ShardexError.LOOKUP_VALUE.exception(verb, def.name(), l.column(), how,
           l.column(), "give " + l.column() + " as a literal or a ? parameter");
     }
     Object raw = Router.valueOf(v, values, def.name(), l.column());
