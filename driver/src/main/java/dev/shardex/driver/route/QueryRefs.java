@@ -58,13 +58,16 @@ final class QueryRefs {
         keyValues[r] = kp.values();
       }
     }
-    for (KeyPredicate kp : t.keys()) {
-      lookupPredicate(kp, dir);
+    for (int i = 0; i < n && !t.keys().isEmpty(); i++) {
+      if (keyValues[i] == null && defs[i] != null && defs[i].kind() == TableKind.SHARDED) {
+        t.keys().forEach(kp -> lookupPredicate(kp, dir)); // only a SHARDED reference without a key predicate needs them
+        break;
+      }
     }
   }
 
   /** A predicate on a lookup column of a SHARDED reference that has no key predicate: the tightest one wins. */
-  private void lookupPredicate(KeyPredicate kp, Directory dir) throws SQLException {
+  private void lookupPredicate(KeyPredicate kp, Directory dir) {
     if (resolve(kp.column()) >= 0) {
       return;
     }

@@ -13,7 +13,8 @@ import org.junit.jupiter.api.Test;
  * {@code mvn -o -q test -pl driver -am -Dtest=LookupCostBenchmark -Dsurefire.failIfNoSpecifiedTests=false}):
  * a warm point read routed by a cached lookup entry ({@code WHERE id = ?}) vs one routed by the
  * shard key ({@code WHERE owner_id = ? AND id = ?}, the fast path), and an INSERT that keeps one
- * unique lookup vs a plain INSERT. The two sides alternate execution by execution, so the drift of
+ * unique lookup vs a plain INSERT, and a DELETE by id through the lookup (its entry released after)
+ * vs one by key. The two sides alternate execution by execution, so the drift of
  * a shared machine hits both alike; {@code lookup.n} (default 3000) timed pairs after as many
  * warm-up ones; medians and means.
  */
@@ -43,6 +44,17 @@ public final class LookupCostBenchmark {
         record(read, i, 0, time(() -> read(byKey, id % 100, id)));
         record(read, i, 1, time(() -> read(byLookup, id)));
       }
+      long[][] delete = new long[2][N];
+      try (PreparedStatement byKeyDelete = c.prepareStatement("DELETE FROM lc_plain WHERE owner_id = ? AND id = ?");
+          PreparedStatement byIdDelete = c.prepareStatement("DELETE FROM lc_looked WHERE id = ?")) {
+        for (int i = 0; i < 2 * N; i++) {
+          long id = i + 1;
+          record(delete, i, 0, time(() -> update(byKeyDelete, id % 100, id)));
+          record(delete, i, 1, time(() -> update(byIdDelete, id)));
+        }
+      }
+      System.out.println("delete: by key " + summary(delete[0]) + ", by id through the lookup (entry released) "
+          + summary(delete[1]) + ", median ratio x" + ratio(delete));
       System.out.println("point read: by key " + summary(read[0]) + ", by cached lookup " + summary(read[1])
           + ", median ratio x" + ratio(read));
       System.out.println("insert: plain " + summary(insert[0]) + ", keeping a unique lookup " + summary(insert[1])
@@ -80,6 +92,15 @@ public final class LookupCostBenchmark {
       if (!rs.next()) {
         throw new AssertionError("no row for " + Arrays.toString(args));
       }
+    }
+  }
+
+  private static void update(PreparedStatement ps, long... args) throws SQLException {
+    for (int i = 0; i < args.length; i++) {
+      ps.setLong(i + 1, args[i]);
+    }
+    if (ps.executeUpdate() != 1) {
+      throw new AssertionError("no row for " + Arrays.toString(args));
     }
   }
 
