@@ -67,7 +67,7 @@ public enum ShardexError {
   MOVE_BUSY("SHX1605", "55006", "move %d is being run by another process; wait for it, or check 'shardex moves list'"),
   SHARD_NOT_EMPTY("SHX1606", "55000", "shard %d still holds %s; move them off first ('shardex users move --from %d --count N --to M', or set its weight to 0 and run 'shardex rebalance apply')"),
   UNKNOWN_MOVE("SHX1607", "42000", "%s"),
-  LOOKUP_CONFLICT("SHX1608", "23000", "lookup %s.%s is unique but value '%s' is held by key %s on shard %d and key %s on shard %d; the backfill left the first entry: make the rows unique, then run 'shardex lookups build %s %s' again"),
+  LOOKUP_CONFLICT("SHX1608", "23000", "lookup %s.%s is unique but value '%s' is held by key %s on shard %d and key %s on shard %d; the backfill left the first entry: make the rows unique, then run 'shardex lookups build' for it again"),
   // 07 / 24 / 3B / HY: a JDBC call the application made out of order (its connection stays healthy)
   USED_AFTER_CLOSE("SHX1701", "HY010", "%s is closed: create a new one from the connection, which stays open"),
   NO_RESULT_SET("SHX1702", "HY000", "the statement did not return a result set; use execute() or executeUpdate()"),

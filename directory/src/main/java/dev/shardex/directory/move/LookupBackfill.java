@@ -78,7 +78,7 @@ public final class LookupBackfill {
       return lookups.repoint(l, v, holder, k) ? 1 : 0;
     }
     conflicts.add(ShardexError.LOOKUP_CONFLICT.message(def.name(), l.column(), v, holder, shardOf(def, holder), k,
-        shardOf(def, k), def.name(), l.column()));
+        shardOf(def, k)));
     return 0;
   }
 
