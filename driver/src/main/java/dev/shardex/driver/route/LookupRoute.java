@@ -66,6 +66,20 @@ public final class LookupRoute {
     return def != null && def.kind() == TableKind.SHARDED && !dir.lookups().of(def.name()).isEmpty();
   }
 
+  /**
+   * Whether the statement names a SHARDED table with lookups: a multi-statement text with such a
+   * part runs part by part (each write keeps its lookups, each read gets its recheck).
+   */
+  public static boolean involves(RouteTemplate t, Directory dir) throws SQLException {
+    for (var ref : t.tables()) {
+      TableDef def = dir.table(ref.name());
+      if (def != null && def.kind() == TableKind.SHARDED && !dir.lookups().of(def.name()).isEmpty()) {
+        return true;
+      }
+    }
+    return false;
+  }
+
   /** The shards of the keys the entries of the lookup predicate's values name (none: any one shard, no row). */
   static List<Integer> shards(Lookup l, List<ValueSource> sources, Object[] values, TableDef def, KeyType type,
       RouteContext ctx, boolean write) throws SQLException {

@@ -122,6 +122,17 @@ class LookupMaintenanceTest {
   }
 
   @Test
+  void multiStatementText_keepsTheLookupsOfEachPart() throws Exception {
+    try (Connection c = TestCluster.connect(); var s = c.createStatement()) {
+      s.execute("INSERT INTO lm_users VALUES (50, 50, 'm50@x', 'Multi'); UPDATE lm_users SET email = 'n50@x' WHERE id = 50;"
+          + " SELECT email FROM lm_users WHERE id = 50");
+      assertEquals(List.of("50"), lookups(c).store().keys(lookup(c, "email"), "n50@x"));
+      assertEquals(List.of(), lookups(c).store().keys(lookup(c, "email"), "m50@x"));
+      assertEquals("n50@x", one(c, "SELECT email FROM lm_users WHERE id = 50"));
+    }
+  }
+
+  @Test
   void expressionForALookedUpColumn_isRefusedByName() throws Exception {
     try (Connection c = TestCluster.connect()) {
       SQLException e = assertThrows(SQLException.class, () -> update(c, "UPDATE lm_users SET email = CONCAT(email, 'x') WHERE id = 3"));
