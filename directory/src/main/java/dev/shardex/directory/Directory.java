@@ -67,7 +67,7 @@ public final class Directory implements AutoCloseable {
     this.sequences = new SequenceStore(store);
     this.blocks = new SequenceBlocks(sequences, store, options);
     this.keySpaces = Caffeine.newBuilder().maximumSize(10_000).build();
-    this.lookups = new Lookups(new LookupStore(store), options.cacheSize());
+    this.lookups = new Lookups(new LookupStore(store), options.cacheSize(), catalogVersion::incrementAndGet);
     long start = store.lastChange();
     this.shards = loadShards();
     store.registerClient(clientId, clientInfo(), start);
@@ -289,21 +289,6 @@ public final class Directory implements AutoCloseable {
   /** The lookup indexes, their catalog and entries (cached). */
   public Lookups lookups() {
     return lookups;
-  }
-
-  /** Declares a lookup on {@code table.column} and drops this client's cached copy at once. */
-  public void declareLookup(String table, String column, boolean unique) throws SQLException {
-    lookups.store().declare(table, column, unique);
-    lookups.forgetTable(TableDef.normalise(table));
-    catalogVersion.incrementAndGet();
-  }
-
-  /** RENAME TABLE carries the table's lookups over. */
-  public void renameLookups(String from, String to) throws SQLException {
-    lookups.store().rename(from, to);
-    lookups.forgetTable(TableDef.normalise(from));
-    lookups.forgetTable(TableDef.normalise(to));
-    catalogVersion.incrementAndGet();
   }
 
   // ---- sequences ------------------------------------------------------------------------------

@@ -23,9 +23,28 @@ public final class Lookups {
   private final Cache<String, List<Lookup>> tables = Caffeine.newBuilder().maximumSize(100_000).build();
   private final Cache<String, String> entries;
 
-  Lookups(LookupStore store, long maxEntries) {
+  /** Bumps the directory's catalog version: templates bound to the catalog bind again. */
+  private final Runnable catalogChanged;
+
+  Lookups(LookupStore store, long maxEntries, Runnable catalogChanged) {
     this.store = store;
     this.entries = Caffeine.newBuilder().maximumSize(maxEntries).build();
+    this.catalogChanged = catalogChanged;
+  }
+
+  /** Declares a lookup on {@code table.column}; this client sees it at once, others at their next poll. */
+  public void declare(String table, String column, boolean unique) throws SQLException {
+    store.declare(table, column, unique);
+    forgetTable(TableDef.normalise(table));
+    catalogChanged.run();
+  }
+
+  /** RENAME TABLE carries the table's lookups over. */
+  public void rename(String from, String to) throws SQLException {
+    store.rename(from, to);
+    forgetTable(TableDef.normalise(from));
+    forgetTable(TableDef.normalise(to));
+    catalogChanged.run();
   }
 
   public LookupStore store() {

@@ -71,8 +71,8 @@ public class RouteFixturesTest {
   /** pets, SHARDED by owner_id, with lookup=id unique and lookup=tag, and entries for lookup_cases.txt (no rows needed). */
   private static void lookups(dev.shardex.directory.Directory dir) throws SQLException {
     dir.declare(TableDef.sharded("pets", KeySpace.DEFAULT, "owner_id"));
-    dir.declareLookup("pets", "id", true);
-    dir.declareLookup("pets", "tag", false);
+    dir.lookups().declare("pets", "id", true);
+    dir.lookups().declare("pets", "tag", false);
     dev.shardex.directory.LookupStore entries = dir.lookups().store();
     List<dev.shardex.directory.Lookup> l = entries.of("pets");
     for (String[] e : new String[][] {{"0", "1", "1"}, {"0", "2", "2"}, {"0", "5", "5"}, {"1", "cat", "1"}, {"1", "cat", "3"},

@@ -58,7 +58,7 @@ final class CreateTableEffects {
     }
     if (declaration != null && def.kind() == TableKind.SHARDED) {
       for (Hints.LookupSpec l : declaration.lookups()) {
-        dir.declareLookup(def.name(), l.column(), l.unique());
+        dir.lookups().declare(def.name(), l.column(), l.unique());
       }
     }
     boolean temporary = TEMPORARY.matcher(sql.substring(dev.shardex.driver.sql.SqlLexer.skipSpaceAndComments(sql, 0))).find();

@@ -170,7 +170,7 @@ final class Pipeline {
     SQLWarning warning = CreateTableEffects.apply(cluster.directory(), plan, t, sql, createsNew,
         id -> cluster.pools().borrow(cluster.directory().shards().get(id)));
     if (t.ddl().verb() == dev.shardex.driver.sql.Ddl.Verb.RENAME) {
-      cluster.directory().renameLookups(t.ddl().tables().get(0), t.ddl().tables().get(1));
+      cluster.directory().lookups().rename(t.ddl().tables().get(0), t.ddl().tables().get(1));
     }
     for (String dropped : plan.undeclare()) {
       cluster.directory().undeclare(dropped);

@@ -30,7 +30,7 @@ class LookupBackfillTest {
       }
       s.executeUpdate("INSERT INTO lbf_pets VALUES (7, 99, 'twin')"); // id 7 under a second owner: not unique
       Directory dir = TestCluster.cluster(c).directory();
-      dir.declareLookup("lbf_pets", "id", true);
+      dir.lookups().declare("lbf_pets", "id", true);
       Lookup l = dir.lookups().of("lbf_pets").get(0);
       LookupBackfill.Report report = new LookupBackfill(dir.store(), TestCluster.sandbox()::connectShard).build(l);
       assertEquals(21, report.rows());
