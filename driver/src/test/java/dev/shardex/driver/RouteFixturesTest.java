@@ -33,7 +33,7 @@ import org.junit.jupiter.api.TestFactory;
 public class RouteFixturesTest {
   public static final String URL = "jdbc:shardex:sandbox:routes?shards=4&shardex.hints=true&shardex.instance=fixtures";
   public static final List<String> FILES = List.of("select_cases.txt", "dml_cases.txt", "ddl_and_session_cases.txt",
-      "unsupported_cases.txt", "cross_shard_cases.txt");
+      "unsupported_cases.txt", "cross_shard_cases.txt", "lookup_cases.txt");
   public static Connection deny;
   public static Connection allow;
 
@@ -58,6 +58,7 @@ public class RouteFixturesTest {
     }
     store.assign(KeySpace.DEFAULT, "100", 2);
     store.assign(KeySpace.DEFAULT, "101", 3);
+    lookups(TestCluster.cluster(deny).directory());
     Map.of("acme", 0, "globex", 1, "initech", 2, "umbrella", 3).forEach((k, s) -> {
       try {
         store.assign("tenant", k, s);
@@ -65,6 +66,19 @@ public class RouteFixturesTest {
         throw new IllegalStateException(e);
       }
     });
+  }
+
+  /** pets, SHARDED by owner_id, with lookup=id unique and lookup=tag, and entries for lookup_cases.txt (no rows needed). */
+  private static void lookups(dev.shardex.directory.Directory dir) throws SQLException {
+    dir.declare(TableDef.sharded("pets", KeySpace.DEFAULT, "owner_id"));
+    dir.lookups().declare("pets", "id", true);
+    dir.lookups().declare("pets", "tag", false);
+    dev.shardex.directory.LookupStore entries = dir.lookups().store();
+    List<dev.shardex.directory.Lookup> l = entries.of("pets");
+    for (String[] e : new String[][] {{"0", "1", "1"}, {"0", "2", "2"}, {"0", "5", "5"}, {"1", "cat", "1"}, {"1", "cat", "3"},
+        {"1", "dog", "4"}}) {
+      entries.claim(l.get(Integer.parseInt(e[0])), e[1], e[2]);
+    }
   }
 
   @AfterAll

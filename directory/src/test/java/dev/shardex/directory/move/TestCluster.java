@@ -49,7 +49,7 @@ public final class TestCluster {
     store.init();
     directory("DELETE FROM shards", "DELETE FROM keyspaces", "DELETE FROM logical_tables", "DELETE FROM key_map",
         "DELETE FROM clients", "DELETE FROM moves", "DELETE FROM sequence_columns", "DELETE FROM sequences",
-        "DELETE FROM sequence_gaps");
+        "DELETE FROM sequence_gaps", "DELETE FROM lookup_indexes", "DELETE FROM lookup_unique", "DELETE FROM lookup_multi");
     for (int shard = 0; shard < 3; shard++) {
       for (String table : tablesOn(shard)) {
         onShard(shard, "DROP TABLE `" + table + "`");

@@ -55,7 +55,7 @@ final class BatchRunner {
         String sql = sqls.get(i);
         Analysis a = conn.cluster().templates().plain(sql);
         refuseSessionReads(a.template(), sql);
-        RoutePlan plan = conn.planFor(a.template(), a.literals());
+        RoutePlan plan = conn.batchPlanFor(a.template(), a.literals());
         plans.add(plan);
         templates.add(a.template());
         args.add(a.literals());
@@ -91,7 +91,7 @@ final class BatchRunner {
     List<Object[]> args = new ArrayList<>();
     try {
       for (int i = 0; i < sets.size(); i++) {
-        RoutePlan plan = conn.planFor(t, sets.get(i).values());
+        RoutePlan plan = conn.batchPlanFor(t, sets.get(i).values());
         plans.add(plan);
         args.add(sets.get(i).values());
         addParts(perShard, plan, i, owner.sql(), sets.get(i));

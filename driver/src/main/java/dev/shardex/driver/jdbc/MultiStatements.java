@@ -75,7 +75,8 @@ final class MultiStatements {
           case SESSION, TRANSACTION, EXPLAIN_ROUTE, EXPLAIN, DDL -> oneTrip = false;
           default -> oneTrip = answersAsLogical(a.template(), wrapped || !analyses.isEmpty());
         }
-        if (!oneTrip) {
+        if (!oneTrip || dev.shardex.driver.route.LookupRoute.involves(a.template(), conn.cluster().directory())) {
+          oneTrip = false; // a part on a table with lookups runs on its own: a write keeps them, a read is rechecked
           break;
         }
         RoutePlan plan = conn.planFor(a.template(), a.literals());

@@ -180,6 +180,35 @@ class HibernateShardexTest {
     em.close();
   }
 
+  @Test
+  void petsAreFoundUpdatedAndRemovedByTheirOwnId() throws Exception {
+    List<Long> ids = new ArrayList<>();
+    inTransaction(em -> {
+      for (long owner = 61; owner <= 64; owner++) {
+        PetById pet = new PetById(owner, "pet of " + owner);
+        em.persist(pet); // IDENTITY: the id comes back from the sequence Shardex fills it from
+        ids.add(pet.getId());
+      }
+    });
+    for (int i = 0; i < ids.size(); i++) {
+      long owner = 61 + i;
+      long id = ids.get(i);
+      assertEquals(List.of("pet of " + owner), query(owner(owner), "SELECT name FROM pet WHERE id = " + id));
+      inTransaction(em -> em.find(PetById.class, id).setName("renamed " + id)); // update pet set name=?,owner_id=? where id=?
+      assertEquals(List.of("renamed " + id), query(owner(owner), "SELECT name FROM pet WHERE id = " + id));
+    }
+    inTransaction(em -> em.remove(em.find(PetById.class, ids.get(0)))); // delete from pet where id=?
+    EntityManager em = emf.createEntityManager();
+    assertEquals(null, em.find(PetById.class, ids.get(0)));
+    assertEquals("renamed " + ids.get(1), em.find(PetById.class, ids.get(1)).getName());
+    em.close();
+    long rows = 0;
+    for (int shard = 0; shard < SHARDS; shard++) {
+      rows += Long.parseLong(query(shard, "SELECT COUNT(*) FROM pet").get(0));
+    }
+    assertEquals(3, rows);
+  }
+
   static void inTransaction(Consumer<EntityManager> work) {
     EntityManager em = emf.createEntityManager();
     try {
