@@ -20,7 +20,7 @@ public enum ShardexError {
   // 0A: routing rules a statement breaks. Not 0A000: HikariCP (and other pools) take 0A000 for a dead connection
   // and evict it; a refused statement leaves the connection healthy, so these use the subclass S00.
   NO_KEY_WRITE("SHX1201", "0AS00", "%s on SHARDED table %s has no key: add %s = ? or %s IN (...) to its WHERE clause, or set shardex.scatterWrites=allow to run it on every shard"),
-  INSERT_NO_KEY("SHX1202", "0AS00", "INSERT into SHARDED table %s does not set its key column %s: add %s to the column list"),
+  INSERT_NO_KEY("SHX1202", "0AS00", "INSERT into SHARDED table %s does not set its key column %s: add %s to the column list. An ORM's unidirectional one-to-many (Hibernate's @OneToMany @JoinColumn) inserts the child without %s and sets it by a later UPDATE: map the relation bidirectionally with @ManyToOne on the child, or @JoinColumn(nullable = false), so Hibernate inserts the key with the row; or run it inside a transaction, where Shardex holds a row with a sequence-filled id until that UPDATE"),
   KEY_CHANGE("SHX1203", "0AS00", "UPDATE of table %s sets its shard key %s %s: delete and re-insert the row, or move the key with 'shardex users move'"),
   KEY_SET_WITHOUT_KEY("SHX1204", "0AS00", "UPDATE of table %s sets its shard key %s without naming the current key in WHERE: add %s = ? to the WHERE clause"),
   CROSS_KEYSPACE("SHX1205", "0AS00", "statement joins %s (key space %s) and %s (key space %s): tables of different key spaces live on different shards; query them separately"),
@@ -29,10 +29,13 @@ public enum ShardexError {
   INSERT_SELECT("SHX1208", "0AS00", "INSERT ... SELECT into SHARDED table %s is not supported: read the rows, then insert them"),
   UNSUPPORTED("SHX1209", "0AS00", "%s is not supported: %s"),
   MULTI_TABLE_WRITE("SHX1210", "0AS00", "multi-table %s touching %s is not supported unless every SHARDED table has the same key on one shard: add the key to each table's WHERE"),
+  PENDING_ROW("SHX1212", "0AS00", "%s of table %s while rows inserted without their key %s wait for it (%s %s): the statement could not see them; set their key first (UPDATE %s SET %s = ? WHERE %s = ?), or insert them with their key"),
+  PENDING_LIMIT("SHX1213", "0AS00", "INSERT into table %s without its key %s: this connection already holds %d rows waiting for their key; set their keys (UPDATE %s SET %s = ? WHERE %s = ?) before inserting more, or insert rows with their key"),
   UPSERT_KEY("SHX1211", "0AS00", "%s into SHARDED table %s is refused: its %s does not contain the shard key %s, so the row it collides with may live on another shard and would be duplicated instead of replaced; add %s to that key, or find the row by that key first and UPDATE it (or INSERT a new one) by its shard key"),
   // 25 / 0A: transactions
   BEST_EFFORT_PARTIAL("SHX1302", "HY000", "best_effort commit: shards %s committed, shards %s did not (%s); the transaction is now partly applied: repair the failed shards' rows or retry that part"),
   SECOND_SHARD("SHX1301", "0AS00", "transaction already runs on shard %d and this statement needs shard %s; shardex.transactions=single allows one shard per transaction: commit first, route the statement by the same key, or use shardex.transactions=atomic (the default: all shards commit or none)"),
+  PENDING_COMMIT("SHX1305", "0AS00", "commit refused: %d row(s) inserted into %s without their key %s never got it (%s %s); the transaction is still open: set their key (UPDATE %s SET %s = ? WHERE %s = ?) and commit, or roll back"),
   ATOMIC_ROLLED_BACK("SHX1303", "40000", "cross-shard transaction %s rolled back on shards %s before its commit point: %s; nothing of it was applied: retry it"),
   ATOMIC_UNKNOWN("SHX1304", "HY000", "cross-shard transaction %s: the commit of origin shard %d failed (%s) and its outcome cannot be read yet; recovery (at start, every 30 s, or 'shardex recover') commits or rolls back all its shards together once shard %d answers"),
   // 57 (resource not available): one shard or the directory. Not class 08, which pools read as "this logical

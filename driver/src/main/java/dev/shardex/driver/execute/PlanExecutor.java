@@ -37,6 +37,7 @@ public final class PlanExecutor {
       case CONCAT -> new Outcome(SortedMergeResultSet.concat(parallel(plan, access, call, owner, pool), owner), -1, null);
       case REPLICATE, SUM, DDL -> everywhere(plan, access, call, what);
       case MERGE -> throw new IllegalStateException("a MERGE plan goes to the merge stage, not here");
+      case HOLD -> throw new IllegalStateException("a HOLD plan is held by the pipeline, not run");
     };
   }
 

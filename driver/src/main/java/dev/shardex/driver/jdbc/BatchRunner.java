@@ -1,5 +1,6 @@
 package dev.shardex.driver.jdbc;
 
+import dev.shardex.directory.ShardexError;
 import dev.shardex.driver.execute.ShardAccess;
 import dev.shardex.driver.execute.ShardLease;
 import dev.shardex.driver.route.Fanout;
@@ -32,6 +33,19 @@ final class BatchRunner {
   private record Part(int index, ShardSql sql, Parameters parameters) {}
 
   static long[] plain(ShardexConnection conn, ShardexStatement owner, List<String> sqls) throws SQLException {
+    Jdbc.Step<List<Entry>> entries = () -> {
+      List<Entry> out = new ArrayList<>();
+      for (String sql : sqls) {
+        Analysis a = conn.cluster().templates().plain(sql);
+        out.add(new Entry(a.template(), a.literals(), sql, new BoundCall(sql, null, null)));
+      }
+      return out;
+    };
+    return conn.holdsInserts() ? oneByOne(conn, owner, entries.run())
+        : heldOr(conn, owner, entries, () -> plainGrouped(conn, sqls));
+  }
+
+  private static long[] plainGrouped(ShardexConnection conn, List<String> sqls) throws SQLException {
     Map<Integer, List<Part>> perShard = new TreeMap<>();
     List<RoutePlan> plans = new ArrayList<>();
     try {
@@ -49,6 +63,19 @@ final class BatchRunner {
   }
 
   static long[] prepared(ShardexConnection conn, ShardexPreparedStatement owner, List<Parameters> sets) throws SQLException {
+    Jdbc.Step<List<Entry>> entries = () -> {
+      List<Entry> out = new ArrayList<>();
+      for (Parameters set : sets) {
+        out.add(new Entry(owner.template(), set.values(), owner.sql(), BoundCall.of(owner, set)));
+      }
+      return out;
+    };
+    return conn.holdsInserts() ? oneByOne(conn, owner, entries.run())
+        : heldOr(conn, owner, entries, () -> preparedGrouped(conn, owner, sets));
+  }
+
+  private static long[] preparedGrouped(ShardexConnection conn, ShardexPreparedStatement owner, List<Parameters> sets)
+      throws SQLException {
     RouteTemplate t = owner.template();
     Map<Integer, List<Part>> perShard = new TreeMap<>();
     List<RoutePlan> plans = new ArrayList<>();
@@ -62,6 +89,43 @@ final class BatchRunner {
     } finally {
       settle(conn, plans);
     }
+  }
+
+  /** One batch entry, run on its own: its template, values, text and call. */
+  private record Entry(RouteTemplate template, Object[] values, String sql, BoundCall call) {}
+
+  /** A batch routed shard by shard; one with an INSERT without its key, inside a transaction, entry by entry instead. */
+  private static long[] heldOr(ShardexConnection conn, ShardexStatement owner, Jdbc.Step<List<Entry>> entries,
+      Jdbc.Step<long[]> grouped) throws SQLException {
+    try {
+      return grouped.run();
+    } catch (SQLException e) {
+      if (!ShardexError.INSERT_NO_KEY.is(e) || conn.getAutoCommit()) {
+        throw e;
+      }
+      return oneByOne(conn, owner, entries.run()); // routing refused it before anything ran
+    }
+  }
+
+  /**
+   * Entry by entry through the pipeline, as single executions: how a batch runs while the
+   * connection holds INSERTs waiting for their key (the UPDATEs that give it come batched too).
+   */
+  private static long[] oneByOne(ShardexConnection conn, ShardexStatement owner, List<Entry> entries)
+      throws SQLException {
+    long[] counts = new long[entries.size()];
+    Arrays.fill(counts, Statement.EXECUTE_FAILED);
+    for (int i = 0; i < entries.size(); i++) {
+      Entry e = entries.get(i);
+      try {
+        counts[i] = conn.run(e.template(), e.values(), e.sql(), e.call(), false, owner, owner).updateCount();
+      } catch (SQLException failure) {
+        throw new BatchUpdateException("Shardex: batch entry " + (i + 1) + " failed: " + failure.getMessage()
+            + " (the entries before it ran; counts are in the caller's order)", failure.getSQLState(),
+            failure.getErrorCode(), counts, failure);
+      }
+    }
+    return counts;
   }
 
   private static void addParts(Map<Integer, List<Part>> perShard, RoutePlan plan, int index, String sql, Parameters p)

@@ -36,6 +36,7 @@ final class Pipeline {
   private final ShardexConnection connection;
   private final Cluster cluster;
   private final ShardSession session;
+  private final PendingInserts pending;
   private RouteContext routing;
   private boolean routingBusy;
 
@@ -43,6 +44,12 @@ final class Pipeline {
     this.connection = connection;
     this.cluster = cluster;
     this.session = session;
+    this.pending = new PendingInserts(cluster, session);
+  }
+
+  /** The INSERTs this connection holds until their key arrives. */
+  PendingInserts pending() {
+    return pending;
   }
 
   RoutePlan planFor(RouteTemplate t, Object[] values) throws SQLException {
@@ -68,6 +75,10 @@ final class Pipeline {
         // rows were deleted: route and read again (KeyMarks.current).
         RouteContext rc = routing();
         try {
+          Outcome held = pending.any() ? pending.intercept(t, values, rc, call, keys, owner) : null;
+          if (held != null) {
+            return held;
+          }
           for (int attempt = 1; ; attempt++) {
             RoutePlan plan = Router.routeMarked(t, values, rc);
             Outcome out;
@@ -95,14 +106,15 @@ final class Pipeline {
    * execution); a fresh one for a statement that runs while another is still being run.
    */
   private RouteContext routing() {
+    boolean inTransaction = !session.state().autoCommit();
     if (routingBusy) {
-      return cluster.routeContext(session.transactionShard(), session.heldGuards());
+      return cluster.routeContext(session.transactionShard(), session.heldGuards()).holding(inTransaction);
     }
     if (routing == null) {
       routing = cluster.routeContext(null, session.heldGuards());
     }
     routingBusy = true;
-    return routing.prefer(session.transactionShard());
+    return routing.prefer(session.transactionShard()).holding(inTransaction);
   }
 
   /** Tries a key read makes when the key keeps moving under it (each try follows the latest move). */
@@ -112,6 +124,9 @@ final class Pipeline {
       Statement owner, MergeSource merge) throws SQLException {
     if (plan.fanout() == Fanout.MERGE) {
       return new MergedQuery(cluster, session).run(plan, values, merge, owner);
+    }
+    if (plan.fanout() == Fanout.HOLD) {
+      return pending.hold(plan, t, sql, call, owner, keys);
     }
     if (plan.fanout() != Fanout.DDL) {
       SplitInsertKeys split = keys && plan.rows() != null && plan.fill() == null ? new SplitInsertKeys(plan) : null;
@@ -182,6 +197,7 @@ final class Pipeline {
       connection.rollback();
     } else {
       // SAVEPOINT, RELEASE SAVEPOINT, ROLLBACK TO, XA: they belong to the transaction's shard.
+      pending.requireNoneFor("'" + SqlLexer.abbreviate(sql) + "'");
       Integer shard = session.transactionShard();
       if (shard == null) {
         throw ShardexError.UNSUPPORTED.exception("'" + SqlLexer.abbreviate(sql) + "' outside a transaction that has run a statement",

@@ -51,6 +51,11 @@ public final class ShardexConnection extends ConnectionDefaults {
     return session;
   }
 
+  /** Whether this connection holds INSERTs waiting for their key (a batch then runs entry by entry). */
+  boolean holdsInserts() {
+    return pipeline.pending().any();
+  }
+
   RoutePlan planFor(RouteTemplate t, Object[] values) throws SQLException {
     return pipeline.planFor(t, values);
   }
@@ -109,6 +114,9 @@ public final class ShardexConnection extends ConnectionDefaults {
   @Override
   public void setAutoCommit(boolean autoCommit) throws SQLException {
     Jdbc.checkOpen(closed, "connection");
+    if (autoCommit && !session.state().autoCommit()) {
+      pipeline.pending().requireNone(); // switching autocommit on commits
+    }
     implicitTransaction = false;
     session.setAutoCommit(autoCommit);
   }
@@ -122,6 +130,7 @@ public final class ShardexConnection extends ConnectionDefaults {
   @Override
   public void commit() throws SQLException {
     Jdbc.checkOpen(closed, "connection");
+    pipeline.pending().requireNone();
     session.commit();
     endImplicit();
   }
@@ -129,6 +138,7 @@ public final class ShardexConnection extends ConnectionDefaults {
   @Override
   public void rollback() throws SQLException {
     Jdbc.checkOpen(closed, "connection");
+    pipeline.pending().clear();
     session.rollback();
     endImplicit();
   }
@@ -148,6 +158,7 @@ public final class ShardexConnection extends ConnectionDefaults {
   @Override
   public java.sql.Savepoint setSavepoint(String name) throws SQLException {
     Jdbc.checkOpen(closed, "connection");
+    pipeline.pending().requireNoneFor("setSavepoint");
     session.savepoint(name);
     int id = savepointCounter;
     return new java.sql.Savepoint() {
@@ -167,6 +178,7 @@ public final class ShardexConnection extends ConnectionDefaults {
   public void rollback(java.sql.Savepoint savepoint) throws SQLException {
     Jdbc.checkOpen(closed, "connection");
     session.rollbackTo(savepoint.getSavepointName());
+    pipeline.pending().clear(); // none was held when the savepoint was set
   }
 
   @Override
@@ -237,6 +249,7 @@ public final class ShardexConnection extends ConnectionDefaults {
       return;
     }
     closed = true;
+    pipeline.pending().clear(); // the session rolls the transaction back
     List<AutoCloseable> all = new ArrayList<>(statements);
     all.add(session::close);
     all.add(metadataLease);

@@ -13,5 +13,7 @@ public enum Fanout {
   /** A write of several shards' own rows: the counts add up. */
   SUM,
   /** DDL on every shard the table lives on, with a per-shard report. */
-  DDL
+  DDL,
+  /** An INSERT without its key inside a transaction: no shard yet, held until an UPDATE gives the key (see PendingRoute). */
+  HOLD
 }

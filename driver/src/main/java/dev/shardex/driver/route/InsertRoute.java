@@ -72,8 +72,8 @@ final class InsertRoute {
       }
     }
     boolean keyFilled = fill != null && fill.column().equals(def.keyColumn());
-    if (keyIndex < 0 && !keyFilled) {
-      throw ShardexError.INSERT_NO_KEY.exception(table, def.keyColumn(), def.keyColumn());
+    if (!keyFilled && (keyIndex < 0 || PendingRoute.nullKey(t, values, keyIndex, def))) {
+      return PendingRoute.hold(t, def, fill, ctx, keyIndex < 0);
     }
     var type = dir.keySpace(def.keySpace()).keyType();
     java.util.TreeMap<Integer, List<Integer>> rowsPerShard = new java.util.TreeMap<>();

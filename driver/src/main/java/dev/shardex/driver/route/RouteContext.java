@@ -31,6 +31,7 @@ public final class RouteContext {
   private final List<AutoCloseable> guards = new ArrayList<>(0);
   private Integer preferredShard;
   private boolean takesIds = true;
+  private boolean holdsKeyless;
 
   public RouteContext(Directory directory, boolean hintsEnabled, boolean scatterWrites, Integer preferredShard,
       boolean dryRun, int sequenceBlock, Collection<AutoCloseable> held, TableSchemas schemas) {
@@ -75,6 +76,16 @@ public final class RouteContext {
   public RouteContext prefer(Integer shard) {
     preferredShard = shard;
     return this;
+  }
+
+  /** Whether the next statement runs in a transaction, where an INSERT without its key is held ({@link PendingRoute}). */
+  public RouteContext holding(boolean inTransaction) {
+    holdsKeyless = inTransaction;
+    return this;
+  }
+
+  boolean holdsKeyless() {
+    return holdsKeyless;
   }
 
   public Directory directory() {

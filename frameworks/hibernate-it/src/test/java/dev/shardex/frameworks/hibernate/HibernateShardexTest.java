@@ -157,6 +157,29 @@ class HibernateShardexTest {
     });
   }
 
+  @Test
+  void anOwnerWithTwoPets_unidirectionalOneToMany_landsOnTheOwnersShard() throws Exception {
+    Owner[] saved = new Owner[1];
+    inTransaction(em -> {
+      Owner george = new Owner("George");
+      george.getPets().add(new Pet("Leo", java.time.LocalDate.of(2020, 9, 7)));
+      george.getPets().add(new Pet("Basil", java.time.LocalDate.of(2021, 8, 6)));
+      em.persist(george);
+      saved[0] = george;
+    });
+    long id = saved[0].getId();
+    int owner = owner(id);
+    for (int shard = 0; shard < SHARDS; shard++) {
+      assertEquals(shard == owner ? List.of("Basil 2021-08-06", "Leo 2020-09-07") : List.of(),
+          query(shard, "SELECT CONCAT(name, ' ', birthDate) FROM pets WHERE owner_id = " + id + " ORDER BY name"),
+          "pets of owner " + id + " on shard " + shard);
+    }
+    EntityManager em = emf.createEntityManager();
+    Owner read = em.find(Owner.class, id);
+    assertEquals(List.of("Basil", "Leo"), read.getPets().stream().map(Pet::getName).sorted().toList());
+    em.close();
+  }
+
   static void inTransaction(Consumer<EntityManager> work) {
     EntityManager em = emf.createEntityManager();
     try {

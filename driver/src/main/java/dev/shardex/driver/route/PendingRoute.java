@@ -1,0 +1,51 @@
+package dev.shardex.driver.route;
+
+import dev.shardex.directory.ShardexError;
+import dev.shardex.directory.TableDef;
+import dev.shardex.driver.sql.RouteTemplate;
+import dev.shardex.driver.sql.ValueSource;
+import java.sql.SQLException;
+import java.util.List;
+
+/**
+ * The route stage's part of rows held until their key arrives (the driver's part is
+ * jdbc.PendingInserts): which INSERT may be held, and where a held row goes once an UPDATE names
+ * its key. An INSERT may be held only inside a transaction, as one row, with an id the sequence
+ * fills (the UPDATE finds the row by it); anything else keeps its named refusal.
+ */
+public final class PendingRoute {
+  private PendingRoute() {}
+
+  /** Whether a one-row INSERT gives its key as NULL (literal or bound). */
+  static boolean nullKey(RouteTemplate t, Object[] values, int keyIndex, TableDef def) throws SQLException {
+    List<List<ValueSource>> rows = t.insertRows();
+    return rows.size() == 1 && keyIndex < rows.get(0).size()
+        && !(rows.get(0).get(keyIndex) instanceof ValueSource.Opaque)
+        && Router.valueOf(rows.get(0).get(keyIndex), values, def.name(), def.keyColumn()) == null;
+  }
+
+  /** The plan of a held INSERT, or its refusal when it may not be held ({@code missing}: it omits the key). */
+  static RoutePlan hold(RouteTemplate t, TableDef def, RoutePlan.Fill fill, RouteContext ctx, boolean missing)
+      throws SQLException {
+    if (!ctx.holdsKeyless() || fill == null || t.upsertKind() != null || t.insertRows().size() != 1) {
+      throw missing ? ShardexError.INSERT_NO_KEY.exception(def.name(), def.keyColumn(), def.keyColumn(), def.keyColumn())
+          : ShardexError.NULL_KEY.exception(def.name());
+    }
+    return new RoutePlan(Fanout.HOLD, List.of(), true, null, List.of(), List.of(), null, fill, null);
+  }
+
+  /**
+   * The shard a held row goes to once an UPDATE sets its key to {@code keySet}: a new key is
+   * placed (as an INSERT places it), and the key is marked in flight for the transaction.
+   */
+  public static int shardOf(TableDef def, ValueSource keySet, Object[] values, RouteContext ctx) throws SQLException {
+    Object raw = Router.valueOf(keySet, values, def.name(), def.keyColumn());
+    Object key = ctx.directory().keySpace(def.keySpace()).keyType().canonical(raw, def.name());
+    return ctx.write(def.keySpace(), key, true).shardId();
+  }
+
+  /** An id as a whole number (0 when it is none), as the sequence handed it out. */
+  public static long idOf(ValueSource source, Object[] values) {
+    return SequenceFill.wholeValue(source, values);
+  }
+}
