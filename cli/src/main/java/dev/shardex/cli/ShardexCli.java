@@ -16,7 +16,7 @@ import picocli.CommandLine.ScopeType;
  */
 @Command(name = "shardex", mixinStandardHelpOptions = true, scope = ScopeType.INHERIT, version = "shardex 0.1.0",
     description = "Administers a Shardex directory: shards, key spaces, tables, online user moves, rebalancing, verification.",
-    subcommands = {InitCommand.class, ShardsCommand.class, KeyspacesCommand.class, TablesCommand.class,
+    subcommands = {InitCommand.class, ShardsCommand.class, KeyspacesCommand.class, TablesCommand.class, LookupsCommand.class,
         UsersCommand.class, MovesCommand.class, RebalanceCommand.class, VerifyCommand.class, RecoverCommand.class, SandboxCommand.class},
     footer = {"", "Directory: --url or SHARDEX_URL (jdbc:mysql://..., jdbc:shardex:mysql://... or jdbc:shardex:sandbox:NAME);",
         "credentials: --user/--password, the URL's user/password, or SHARDEX_USER/SHARDEX_PASSWORD.",

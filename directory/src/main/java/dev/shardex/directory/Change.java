@@ -6,6 +6,8 @@ public record Change(long id, Kind kind, String keySpace, String key, String ref
     KEY,
     TABLE,
     SHARD,
-    KEYSPACE
+    KEYSPACE,
+    /** A unique lookup entry was deleted or re-pointed: {@code ref} is the index id, {@code key} the value. */
+    LOOKUP
   }
 }

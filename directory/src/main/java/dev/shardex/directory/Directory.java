@@ -43,6 +43,7 @@ public final class Directory implements AutoCloseable {
   /** Bumped after every change of the catalog this client caches (tables, key spaces, shards, sequences). */
   private final java.util.concurrent.atomic.AtomicLong catalogVersion = new java.util.concurrent.atomic.AtomicLong();
   private final HiddenRows hidden = new HiddenRows();
+  private final Lookups lookups;
   /** How a write treats a key the directory does not know. */
   public enum WriteMode {
     /** INSERT: place it (insert-if-absent). */
@@ -66,6 +67,7 @@ public final class Directory implements AutoCloseable {
     this.sequences = new SequenceStore(store);
     this.blocks = new SequenceBlocks(sequences, store, options);
     this.keySpaces = Caffeine.newBuilder().maximumSize(10_000).build();
+    this.lookups = new Lookups(new LookupStore(store), options.cacheSize());
     long start = store.lastChange();
     this.shards = loadShards();
     store.registerClient(clientId, clientInfo(), start);
@@ -278,7 +280,21 @@ public final class Directory implements AutoCloseable {
 
   public void undeclare(String name) throws SQLException {
     store.dropTable(TableDef.normalise(name));
+    lookups.store().dropAll(name);
     tables.invalidate(TableDef.normalise(name));
+    lookups.forgetTable(TableDef.normalise(name));
+    catalogVersion.incrementAndGet();
+  }
+
+  /** The lookup indexes, their catalog and entries (cached). */
+  public Lookups lookups() {
+    return lookups;
+  }
+
+  /** Declares a lookup on {@code table.column} and drops this client's cached copy at once. */
+  public void declareLookup(String table, String column, boolean unique) throws SQLException {
+    lookups.store().declare(table, column, unique);
+    lookups.forgetTable(TableDef.normalise(table));
     catalogVersion.incrementAndGet();
   }
 
@@ -418,10 +434,12 @@ public final class Directory implements AutoCloseable {
       case KEY -> keys.invalidate(change);
       case TABLE -> {
         tables.invalidate(change.ref());
+        lookups.forgetTable(change.ref());
         sequenceColumns.invalidate(change.ref());
         blocks.drop(change.ref());
         catalogVersion.incrementAndGet();
       }
+      case LOOKUP -> lookups.apply(change);
       case KEYSPACE -> {
         keySpaces.invalidate(change.keySpace());
         catalogVersion.incrementAndGet();

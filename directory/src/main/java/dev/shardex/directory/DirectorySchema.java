@@ -17,7 +17,7 @@ import java.util.List;
  * lock makes change ids commit in order.
  */
 public final class DirectorySchema {
-  public static final int VERSION = 2;
+  public static final int VERSION = 3;
 
   static final List<String> DDL = List.of(
       """
@@ -61,7 +61,7 @@ public final class DirectorySchema {
       """
       CREATE TABLE IF NOT EXISTS changes (
         id BIGINT NOT NULL PRIMARY KEY,
-        kind ENUM('KEY','TABLE','SHARD','KEYSPACE') NOT NULL,
+        kind ENUM('KEY','TABLE','SHARD','KEYSPACE','LOOKUP') NOT NULL,
         keyspace VARCHAR(64) NULL,
         k VARBINARY(512) NULL,
         ref VARCHAR(255) NULL,
@@ -112,6 +112,29 @@ public final class DirectorySchema {
         PRIMARY KEY (name, lo)
       ) ENGINE=InnoDB""",
       """
+      CREATE TABLE IF NOT EXISTS lookup_indexes (
+        id INT NOT NULL AUTO_INCREMENT PRIMARY KEY,
+        table_name VARCHAR(128) NOT NULL,
+        column_name VARCHAR(128) NOT NULL,
+        is_unique BOOLEAN NOT NULL,
+        UNIQUE KEY by_column (table_name, column_name)
+      ) ENGINE=InnoDB""",
+      // v compares as the shards' default collation does; k is a shard key's exact bytes, as in key_map
+      """
+      CREATE TABLE IF NOT EXISTS lookup_unique (
+        index_id INT NOT NULL,
+        v VARCHAR(255) CHARACTER SET utf8mb4 COLLATE utf8mb4_general_ci NOT NULL,
+        k VARBINARY(512) NOT NULL,
+        PRIMARY KEY (index_id, v)
+      ) ENGINE=InnoDB""",
+      """
+      CREATE TABLE IF NOT EXISTS lookup_multi (
+        index_id INT NOT NULL,
+        v VARCHAR(255) CHARACTER SET utf8mb4 COLLATE utf8mb4_general_ci NOT NULL,
+        k VARBINARY(512) NOT NULL,
+        PRIMARY KEY (index_id, v, k)
+      ) ENGINE=InnoDB""",
+      """
       CREATE TABLE IF NOT EXISTS schema_version (
         id TINYINT NOT NULL PRIMARY KEY,
         version INT NOT NULL
@@ -131,12 +154,13 @@ public final class DirectorySchema {
   }
 
   /**
-   * Version 2: what the mover needs to resume a move (the change it waits on, the copy's row count
+   * Version 3: the change log names lookup entries (kind LOOKUP). Version 2: what the mover needs to resume a move (the change it waits on, the copy's row count
    * and checksum). Added column by column after checking information_schema, because MySQL 8 has
    * no {@code ADD COLUMN IF NOT EXISTS}; a concurrent init that loses the race gets a duplicate
    * column error (1060), which means the column is there.
    */
   static final List<String[]> MOVE_COLUMNS = List.of(
+      new String[] {"lookup", "ALTER TABLE changes MODIFY kind ENUM('KEY','TABLE','SHARD','KEYSPACE','LOOKUP') NOT NULL"},
       new String[] {"change_id", "ALTER TABLE moves ADD COLUMN change_id BIGINT NULL"},
       new String[] {"row_count", "ALTER TABLE moves ADD COLUMN row_count BIGINT NULL"},
       new String[] {"checksum", "ALTER TABLE moves ADD COLUMN checksum VARCHAR(64) NULL"},
@@ -145,11 +169,15 @@ public final class DirectorySchema {
   private static void addMoveColumns(Connection connection) throws SQLException {
     for (String[] column : MOVE_COLUMNS) {
       boolean isIndex = column[1].contains("ADD INDEX");
-      String probe = isIndex
+      String probe = column[0].equals("lookup")
+          ? "SELECT COUNT(*) FROM information_schema.COLUMNS WHERE TABLE_SCHEMA = DATABASE() AND TABLE_NAME = 'changes' AND COLUMN_NAME = 'kind' AND COLUMN_TYPE LIKE ?"
+          : isIndex
           ? "SELECT COUNT(*) FROM information_schema.STATISTICS WHERE TABLE_SCHEMA = DATABASE() AND TABLE_NAME = 'moves' AND INDEX_NAME = 'by_key'"
           : "SELECT COUNT(*) FROM information_schema.COLUMNS WHERE TABLE_SCHEMA = DATABASE() AND TABLE_NAME = 'moves' AND COLUMN_NAME = ?";
       try (java.sql.PreparedStatement ps = connection.prepareStatement(probe)) {
-        if (!isIndex) {
+        if (column[0].equals("lookup")) {
+          ps.setString(1, "%LOOKUP%");
+        } else if (!isIndex) {
           ps.setString(1, column[0]);
         }
         try (java.sql.ResultSet rs = ps.executeQuery()) {

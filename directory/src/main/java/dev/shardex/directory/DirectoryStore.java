@@ -504,6 +504,15 @@ public final class DirectoryStore {
     }
   }
 
+  /** Runs the work on one connection in autocommit: each statement is its own transaction. */
+  <T> T autocommit(Work<T> work) throws SQLException {
+    try (Connection c = dataSource.getConnection()) {
+      return work.run(c);
+    } catch (SQLException e) {
+      throw named(e);
+    }
+  }
+
   <T> List<T> query(String sql, Binder binder, RowMapper<T> mapper) throws SQLException {
     try (Connection c = dataSource.getConnection(); PreparedStatement ps = c.prepareStatement(sql)) {
       binder.bind(ps);

@@ -32,6 +32,7 @@ public enum ShardexError {
   PENDING_ROW("SHX1212", "0AS00", "%s of table %s while rows inserted without their key %s wait for it (%s %s): the statement could not see them; set their key first (UPDATE %s SET %s = ? WHERE %s = ?), or insert them with their key"),
   PENDING_LIMIT("SHX1213", "0AS00", "INSERT into table %s without its key %s: this connection already holds %d rows waiting for their key; set their keys (UPDATE %s SET %s = ? WHERE %s = ?) before inserting more, or insert rows with their key"),
   UPSERT_KEY("SHX1211", "0AS00", "%s into SHARDED table %s is refused: its %s does not contain the shard key %s, so the row it collides with may live on another shard and would be duplicated instead of replaced; add %s to that key, or find the row by that key first and UPDATE it (or INSERT a new one) by its shard key"),
+  LOOKUP_VALUE("SHX1212", "0AS00", "%s of table %s gives its lookup column %s %s, so the lookup index (lookup=%s) cannot be kept; %s"),
   // 25 / 0A: transactions
   BEST_EFFORT_PARTIAL("SHX1302", "HY000", "best_effort commit: shards %s committed, shards %s did not (%s); the transaction is now partly applied: repair the failed shards' rows or retry that part"),
   SECOND_SHARD("SHX1301", "0AS00", "transaction already runs on shard %d and this statement needs shard %s; shardex.transactions=single allows one shard per transaction: commit first, route the statement by the same key, or use shardex.transactions=atomic (the default: all shards commit or none)"),
@@ -69,6 +70,7 @@ public enum ShardexError {
   MOVE_BUSY("SHX1605", "55006", "move %d is being run by another process; wait for it, or check 'shardex moves list'"),
   SHARD_NOT_EMPTY("SHX1606", "55000", "shard %d still holds %s; move them off first ('shardex users move --from %d --count N --to M', or set its weight to 0 and run 'shardex rebalance apply')"),
   UNKNOWN_MOVE("SHX1607", "42000", "%s"),
+  LOOKUP_CONFLICT("SHX1608", "23000", "lookup %s.%s is unique but value '%s' is held by key %s on shard %d and key %s on shard %d; the backfill left the first entry: make the rows unique, then run 'shardex lookups build %s %s' again"),
   // 07 / 24 / 3B / HY: a JDBC call the application made out of order (its connection stays healthy)
   USED_AFTER_CLOSE("SHX1701", "HY010", "%s is closed: create a new one from the connection, which stays open"),
   NO_RESULT_SET("SHX1702", "HY000", "the statement did not return a result set; use execute() or executeUpdate()"),

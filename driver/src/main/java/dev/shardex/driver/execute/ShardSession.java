@@ -30,6 +30,13 @@ public final class ShardSession implements ShardAccess {
   private final Transaction tx;
   private final SessionChanges changes;
   private Metrics metrics = Metrics.none();
+  /** Work that waits for the transaction to commit (lookup entries of deleted rows); dropped on rollback. */
+  private final java.util.List<AfterCommit> afterCommit = new java.util.ArrayList<>(0);
+
+  /** Work run once the transaction has committed; its failure leaves the commit as it is. */
+  public interface AfterCommit {
+    void run() throws SQLException;
+  }
 
   public ShardSession(Directory directory, ShardPools pools, ShardPools.Credentials credentials) {
     this.directory = directory;
@@ -223,10 +230,37 @@ public final class ShardSession implements ShardAccess {
     endTransaction(false);
   }
 
+  /** Whether this session holds a connection of the shard (a transaction's, or a sticky one). */
+  public boolean pins(int shardId) {
+    return pinned.containsKey(shardId);
+  }
+
+  /** Runs the work now in autocommit, else once the transaction commits (never if it rolls back). */
+  public void afterCommit(AfterCommit work) throws SQLException {
+    if (state.autoCommit) {
+      work.run();
+    } else {
+      afterCommit.add(work);
+    }
+  }
+
   private void endTransaction(boolean commit) throws SQLException {
     if (state.autoCommit) {
       return;
     }
+    java.util.List<AfterCommit> after = java.util.List.copyOf(afterCommit);
+    afterCommit.clear();
+    endTransactionOnce(commit);
+    for (AfterCommit work : commit ? after : java.util.List.<AfterCommit>of()) {
+      try {
+        work.run();
+      } catch (SQLException e) {
+        // an entry left behind is harmless: reads re-check the row, and 'shardex verify' lists it
+      }
+    }
+  }
+
+  private void endTransactionOnce(boolean commit) throws SQLException {
     boolean branched = tx.branched();
     try {
       tx.end(commit);

@@ -52,7 +52,7 @@ final class BatchRunner {
       for (int i = 0; i < sqls.size(); i++) {
         String sql = sqls.get(i);
         Analysis a = conn.cluster().templates().plain(sql);
-        RoutePlan plan = conn.planFor(a.template(), a.literals());
+        RoutePlan plan = conn.batchPlanFor(a.template(), a.literals());
         plans.add(plan);
         addParts(perShard, plan, i, sql, null);
       }
@@ -81,7 +81,7 @@ final class BatchRunner {
     List<RoutePlan> plans = new ArrayList<>();
     try {
       for (int i = 0; i < sets.size(); i++) {
-        RoutePlan plan = conn.planFor(t, sets.get(i).values());
+        RoutePlan plan = conn.batchPlanFor(t, sets.get(i).values());
         plans.add(plan);
         addParts(perShard, plan, i, owner.sql(), sets.get(i));
       }

@@ -17,7 +17,7 @@ import java.util.regex.Pattern;
  * What a CREATE TABLE records besides the table: its sequence-filled column (the declared
  * {@code sequence=COLUMN}, else a SHARDED table's AUTO_INCREMENT column, so ids are unique across
  * shards; {@code sequence=none} keeps each shard's own AUTO_INCREMENT), and the warning that an
- * undeclared table became SINGLE on the home shard. A sequence attached over existing rows starts
+ * undeclared table became SINGLE on the home shard, and its lookup indexes ({@code lookup=COLUMN [unique]}). A sequence attached over existing rows starts
  * after the largest value on any of the table's shards.
  */
 final class CreateTableEffects {
@@ -55,6 +55,11 @@ final class CreateTableEffects {
       // the sequence starts after the largest id on any shard, as AUTO_INCREMENT would
       dir.startSequenceAfter(def.name(), column,
           dev.shardex.directory.SequenceStore.largestOnShards(def.name(), column, plan.shards(), shards));
+    }
+    if (declaration != null && def.kind() == TableKind.SHARDED) {
+      for (Hints.LookupSpec l : declaration.lookups()) {
+        dir.declareLookup(def.name(), l.column(), l.unique());
+      }
     }
     boolean temporary = TEMPORARY.matcher(sql.substring(dev.shardex.driver.sql.SqlLexer.skipSpaceAndComments(sql, 0))).find();
     if (!createsNew || declaration != null || temporary) {

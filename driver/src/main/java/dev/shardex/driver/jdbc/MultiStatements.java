@@ -71,7 +71,8 @@ final class MultiStatements {
           case SESSION, TRANSACTION, EXPLAIN_ROUTE, EXPLAIN, DDL -> oneTrip = false;
           default -> { }
         }
-        if (!oneTrip) {
+        if (!oneTrip || dev.shardex.driver.route.LookupRoute.maintains(a.template(), conn.cluster().directory())) {
+          oneTrip = false; // a write that keeps lookup indexes runs on its own, with them
           break;
         }
         RoutePlan plan = conn.planFor(a.template(), a.literals());

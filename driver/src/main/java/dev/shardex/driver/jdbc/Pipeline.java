@@ -2,12 +2,14 @@ package dev.shardex.driver.jdbc;
 
 import dev.shardex.directory.ShardexError;
 import dev.shardex.driver.Cluster;
+import dev.shardex.driver.execute.LookupWrites;
 import dev.shardex.driver.execute.Outcome;
 import dev.shardex.driver.execute.PlanExecutor;
 import dev.shardex.driver.execute.ShardCall;
 import dev.shardex.driver.execute.ShardSession;
 import dev.shardex.driver.merge.InMemoryResults;
 import dev.shardex.driver.route.Fanout;
+import dev.shardex.driver.route.LookupRoute;
 import dev.shardex.driver.route.RouteContext;
 import dev.shardex.driver.route.RoutePlan;
 import dev.shardex.driver.route.Router;
@@ -39,6 +41,7 @@ final class Pipeline {
   private final PendingInserts pending;
   private RouteContext routing;
   private boolean routingBusy;
+  private LookupWrites lookupWrites;
 
   Pipeline(ShardexConnection connection, Cluster cluster, ShardSession session) {
     this.connection = connection;
@@ -54,6 +57,15 @@ final class Pipeline {
 
   RoutePlan planFor(RouteTemplate t, Object[] values) throws SQLException {
     return Router.route(t, values, cluster.routeContext(session.transactionShard(), session.heldGuards()));
+  }
+
+  /** A batch entry's plan: a write to a table with lookup indexes is refused (a JDBC batch cannot keep them). */
+  RoutePlan batchPlanFor(RouteTemplate t, Object[] values) throws SQLException {
+    if (LookupRoute.maintains(t, cluster.directory())) {
+      throw ShardexError.UNSUPPORTED.exception("a batch (addBatch/executeBatch) writing table " + t.targetTable().name()
+          + ", which has lookup indexes", "execute its statements one by one (they keep the lookups)");
+    }
+    return planFor(t, values);
   }
 
   /** One statement execution: the driver's own statements here, the rest route -> execute (-> merge). */
@@ -83,9 +95,15 @@ final class Pipeline {
             RoutePlan plan = Router.routeMarked(t, values, rc);
             Outcome out;
             try {
-              out = execute(plan, t, values, sql, call, keys, owner, merge);
+              out = rc.lookupWork() == null ? execute(plan, t, values, sql, call, keys, owner, merge)
+                  : lookupWrites().run(rc.lookupWork(), plan, sql, values, p -> execute(p, t, values, sql, call, keys, owner, merge));
             } finally {
               session.settle(rc.marks(), plan.guards());
+            }
+            if (attempt < READ_ATTEMPTS && LookupRoute.recheck(rc, out)) {
+              rc.forgetCachedLookups(); // routed by a cached lookup entry and found no row: ask the directory
+              dev.shardex.driver.merge.Closing.closeAll(java.util.Arrays.asList(out.resultSet(), out.generatedKeys()));
+              continue;
             }
             if (attempt >= READ_ATTEMPTS || rc.marks().current()) {
               return out;
@@ -115,6 +133,13 @@ final class Pipeline {
     }
     routingBusy = true;
     return routing.prefer(session.transactionShard()).holding(inTransaction);
+  }
+
+  private LookupWrites lookupWrites() {
+    if (lookupWrites == null) {
+      lookupWrites = new LookupWrites(cluster.directory(), session, (table, column) -> cluster.schemas().of(table).uniqueKeyOn(column));
+    }
+    return lookupWrites;
   }
 
   /** Tries a key read makes when the key keeps moving under it (each try follows the latest move). */

@@ -60,6 +60,11 @@ public final class ShardexConnection extends ConnectionDefaults {
     return pipeline.planFor(t, values);
   }
 
+  /** A batch entry's plan; a write that must keep lookup indexes is refused. */
+  RoutePlan batchPlanFor(RouteTemplate t, Object[] values) throws SQLException {
+    return pipeline.batchPlanFor(t, values);
+  }
+
   MultiResults runMulti(List<String> parts, String sql, Statement owner) throws SQLException {
     Jdbc.checkOpen(closed, "connection");
     return new MultiStatements(this).run(parts, sql, owner);

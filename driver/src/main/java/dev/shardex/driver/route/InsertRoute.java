@@ -52,7 +52,8 @@ final class InsertRoute {
     String upsert = t.upsertKind();
     List<String> columns = t.insertColumns();
     TableSchemas.Schema schema = upsert != null || columns.isEmpty() ? ctx.schema(table) : TableSchemas.Schema.UNKNOWN;
-    String unkeyed = upsert == null ? null : schema.keyWithout(def.keyColumn());
+    List<dev.shardex.directory.Lookup> lookups = dir.lookups().of(table);
+    String unkeyed = upsert == null ? null : schema.keyWithout(def.keyColumn(), LookupRoute.uniqueColumns(lookups, upsert));
     if (unkeyed != null) {
       throw ShardexError.UPSERT_KEY.exception(upsert, table, unkeyed, def.keyColumn(), def.keyColumn());
     }
@@ -78,11 +79,16 @@ final class InsertRoute {
     var type = dir.keySpace(def.keySpace()).keyType();
     java.util.TreeMap<Integer, List<Integer>> rowsPerShard = new java.util.TreeMap<>();
     List<List<ValueSource>> rows = t.insertRows();
+    Object[] keys = new Object[rows.size()];
+    int[] shards = new int[rows.size()];
     for (int r = 0; r < rows.size(); r++) {
       Object raw = keyFilled && fill.ids()[r] != RoutePlan.Fill.KEEP ? (Object) fill.ids()[r] : Router.valueOf(rows.get(r).get(keyIndex), values, table, def.keyColumn());
-      Object key = type.canonical(raw, table);
-      int shard = ctx.write(def.keySpace(), key, true).shardId();
-      rowsPerShard.computeIfAbsent(shard, s -> new ArrayList<>()).add(r);
+      keys[r] = type.canonical(raw, table);
+      shards[r] = ctx.write(def.keySpace(), keys[r], true).shardId();
+      rowsPerShard.computeIfAbsent(shards[r], s -> new ArrayList<>()).add(r);
+    }
+    if (!lookups.isEmpty()) {
+      ctx.lookupWork(LookupWork.insert(t, def, lookups, columns, values, fill, keys, shards));
     }
     ValueSource onDuplicate = t.assignments().get(def.keyColumn());
     if (onDuplicate != null && !(onDuplicate instanceof ValueSource.Opaque)) {

@@ -14,7 +14,7 @@ import java.util.List;
 /**
  * The fast path: a statement on one SHARDED table that names one key ({@code key = ?} or
  * {@code key = literal} in a SELECT, UPDATE or DELETE that does not assign the key; a one-row
- * INSERT of a given key into a table without a sequence column). What it needs from the catalog
+ * INSERT of a given key into a table without a sequence column; writes to tables without lookup indexes). What it needs from the catalog
  * (the table, its key space and key type, where the key comes from) is bound once per template and
  * catalog version ({@link Directory#catalogVersion}) and kept in the template's route slot; each
  * execution then only reads the key's placement and returns a shared plan, allocating nothing.
@@ -99,6 +99,9 @@ final class KeyRoute {
           || (write && t.assignments().containsKey(def.keyColumn()))) {
         return none;
       }
+      if (write && !dir.lookups().of(def.name()).isEmpty()) {
+        return none; // the general path finds the work its lookups need
+      }
       return bound(dir, version, write ? Kind.WRITE : Kind.READ, def, keys.get(0));
     }
     if (type != StatementType.INSERT || t.targetTable() == null || t.insertSelect() || t.upsertKind() != null
@@ -106,7 +109,7 @@ final class KeyRoute {
       return none;
     }
     TableDef def = dir.table(t.targetTable().name());
-    if (!sharded(def) || dir.sequenceColumn(def.name()) != null) {
+    if (!sharded(def) || dir.sequenceColumn(def.name()) != null || !dir.lookups().of(def.name()).isEmpty()) {
       return none;
     }
     int at = t.insertColumns().indexOf(def.keyColumn());

@@ -1,6 +1,7 @@
 package dev.shardex.driver.route;
 
 import dev.shardex.directory.Directory;
+import dev.shardex.directory.Lookup;
 import dev.shardex.directory.ShardexError;
 import dev.shardex.directory.TableDef;
 import dev.shardex.directory.TableKind;
@@ -16,13 +17,16 @@ import java.util.TreeSet;
 
 /**
  * A SELECT/UPDATE/DELETE template's table references bound to the catalog: each reference's
- * declaration, the values of its tightest key predicate, and the components that join equalities
+ * declaration, the values of its tightest key predicate (else of a lookup predicate), and the components that join equalities
  * between key columns (of one key space) glue references into (rows of a component live together).
  */
 final class QueryRefs {
   final RouteTemplate t;
   final TableDef[] defs;
   final List<ValueSource>[] keyValues;
+  /** For a SHARDED reference without a key predicate: the values of a predicate on a lookup column, and that lookup. */
+  final List<ValueSource>[] lookupValues;
+  final Lookup[] lookupBy;
   private final int[] parent;
 
   @SuppressWarnings("unchecked")
@@ -31,6 +35,8 @@ final class QueryRefs {
     int n = t.tables().size();
     this.defs = new TableDef[n];
     this.keyValues = new List[n];
+    this.lookupValues = new List[n];
+    this.lookupBy = new Lookup[n];
     this.parent = new int[n];
     for (int i = 0; i < n; i++) {
       defs[i] = dir.table(t.tables().get(i).name());
@@ -52,10 +58,50 @@ final class QueryRefs {
         keyValues[r] = kp.values();
       }
     }
+    for (KeyPredicate kp : t.keys()) {
+      lookupPredicate(kp, dir);
+    }
+  }
+
+  /** A predicate on a lookup column of a SHARDED reference that has no key predicate: the tightest one wins. */
+  private void lookupPredicate(KeyPredicate kp, Directory dir) throws SQLException {
+    if (resolve(kp.column()) >= 0) {
+      return;
+    }
+    Lookup[] found = new Lookup[1];
+    int r = resolve(kp.column(), (i, column) -> {
+      found[0] = keyValues[i] == null ? lookupOn(dir, i, column) : null;
+      return found[0] != null;
+    });
+    if (r >= 0 && (lookupValues[r] == null || kp.values().size() < lookupValues[r].size())) {
+      lookupValues[r] = kp.values();
+      lookupBy[r] = lookupOn(dir, r, kp.column().column());
+    }
+  }
+
+  private Lookup lookupOn(Directory dir, int ref, String column) {
+    if (defs[ref] == null || defs[ref].kind() != TableKind.SHARDED) {
+      return null;
+    }
+    try {
+      for (Lookup l : dir.lookups().of(defs[ref].name())) {
+        if (l.column().equals(column)) {
+          return l;
+        }
+      }
+    } catch (SQLException e) {
+      return null; // the directory cannot say: route as without the lookup
+    }
+    return null;
   }
 
   /** The SHARDED reference whose key column this is, or -1. */
   int resolve(ColumnRef c) {
+    return resolve(c, this::isKey);
+  }
+
+  /** The reference a column names among those {@code matches} accepts for it, or -1. */
+  private int resolve(ColumnRef c, java.util.function.BiPredicate<Integer, String> matches) {
     List<TableRef> refs = t.tables();
     for (int scope = c.scope(); scope >= 0; scope = t.scopeParents()[scope]) {
       int found = -1;
@@ -67,9 +113,9 @@ final class QueryRefs {
         }
         if (c.qualifier() != null) {
           if (ref.answersTo(c.qualifier())) {
-            return isKey(i, c.column()) ? i : -1;
+            return matches.test(i, c.column()) ? i : -1;
           }
-        } else if (isKey(i, c.column())) {
+        } else if (matches.test(i, c.column())) {
           found = i;
           candidates++;
         }

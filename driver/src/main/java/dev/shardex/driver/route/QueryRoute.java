@@ -50,6 +50,10 @@ final class QueryRoute {
     List<Integer> shards = where.shardsFor(-1, write);
     if (write && target != null && target.kind() == TableKind.SHARDED) {
       checkKeyChange(target, shards);
+      List<dev.shardex.directory.Lookup> lookups = dir.lookups().of(target.name());
+      if (!lookups.isEmpty()) {
+        ctx.lookupWork(LookupWork.change(t, target, lookups, values));
+      }
       if (shards == ALL) {
         if (!ctx.scatterWrites()) {
           String verb = t.type().name();

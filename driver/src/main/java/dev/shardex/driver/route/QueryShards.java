@@ -134,8 +134,10 @@ final class QueryShards {
         shardsPerRoot.add(ALL);
         at = roots.size() - 1;
       }
-      if (refs.keyValues[r] != null) {
-        List<Integer> s = keyShards(r, refs.keyValues[r], keySpace, type, write);
+      List<Integer> s = refs.keyValues[r] != null ? keyShards(r, refs.keyValues[r], keySpace, type, write)
+          : refs.lookupValues[r] != null
+              ? LookupRoute.shards(refs.lookupBy[r], refs.lookupValues[r], values, refs.defs[r], type, ctx, write) : null;
+      if (s != null) {
         List<Integer> current = shardsPerRoot.get(at);
         if (current == ALL || s.size() < current.size()) {
           shardsPerRoot.set(at, s);

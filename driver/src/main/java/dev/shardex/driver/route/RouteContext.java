@@ -32,6 +32,10 @@ public final class RouteContext {
   private Integer preferredShard;
   private boolean takesIds = true;
   private boolean holdsKeyless;
+  /** The last statement's lookup maintenance (a write to a table with lookups), or null. */
+  private LookupWork lookupWork;
+  /** Lookup entries the last statement was routed by from this driver's cache: (lookup, value) pairs. */
+  private final List<Object> cachedLookups = new ArrayList<>(0);
 
   public RouteContext(Directory directory, boolean hintsEnabled, boolean scatterWrites, Integer preferredShard,
       boolean dryRun, int sequenceBlock, Collection<AutoCloseable> held, TableSchemas schemas) {
@@ -130,6 +134,35 @@ public final class RouteContext {
   void clear() {
     marks.clear();
     guards.clear();
+    lookupWork = null;
+    cachedLookups.clear();
+  }
+
+  /** What the last statement must do to its table's lookup indexes around its write, or null. */
+  public LookupWork lookupWork() {
+    return lookupWork;
+  }
+
+  void lookupWork(LookupWork w) {
+    lookupWork = dryRun ? null : w;
+  }
+
+  /** Whether the last statement was routed by a lookup entry from the cache (see {@link LookupRoute#recheck}). */
+  public boolean routedByCachedLookup() {
+    return !cachedLookups.isEmpty();
+  }
+
+  void usedCachedLookup(dev.shardex.directory.Lookup l, String v) {
+    cachedLookups.add(l);
+    cachedLookups.add(v);
+  }
+
+  /** Drops the cached entries the last statement was routed by: the next route reads them from the directory. */
+  public void forgetCachedLookups() {
+    for (int i = 0; i < cachedLookups.size(); i += 2) {
+      directory.lookups().forget((dev.shardex.directory.Lookup) cachedLookups.get(i), (String) cachedLookups.get(i + 1));
+    }
+    cachedLookups.clear();
   }
 
   /** Ends everything routing took so far (routing failed). */

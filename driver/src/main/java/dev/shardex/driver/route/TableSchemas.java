@@ -47,10 +47,26 @@ public final class TableSchemas {
       return columns.stream().map(Column::name).toList();
     }
 
+    /** The name of the one-column unique key on the column ("PRIMARY", as MySQL names it), else the column's name. */
+    public String uniqueKeyOn(String column) {
+      for (Map.Entry<String, List<String>> k : uniqueKeys.entrySet()) {
+        if (k.getValue().equals(List.of(column))) {
+          return k.getKey();
+        }
+      }
+      return column;
+    }
+
     /** The first unique key that lacks the column, as "PRIMARY KEY (a, b)" / "UNIQUE KEY name (a)", or null. */
     public String keyWithout(String column) {
+      return keyWithout(column, java.util.Set.of());
+    }
+
+    /** As above, but a one-column key on a column of {@code covered} (a unique lookup) is unique across shards. */
+    public String keyWithout(String column, java.util.Set<String> covered) {
       for (Map.Entry<String, List<String>> k : uniqueKeys.entrySet()) {
-        if (!k.getValue().contains(column)) {
+        boolean global = k.getValue().size() == 1 && covered.contains(k.getValue().get(0));
+        if (!k.getValue().contains(column) && !global) {
           String name = k.getKey().equals("PRIMARY") ? "PRIMARY KEY" : "UNIQUE KEY " + k.getKey();
           return name + " (" + String.join(", ", k.getValue()) + ")";
         }

@@ -2,8 +2,11 @@ package dev.shardex.driver.sql;
 
 import dev.shardex.directory.KeySpace;
 import dev.shardex.directory.ShardexError;
+import dev.shardex.directory.TableDef;
 import dev.shardex.directory.TableKind;
 import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;
@@ -11,18 +14,27 @@ import java.util.Map;
 /**
  * The {@code /* shardex:... *}{@code /} comments that lead a statement: routing hints
  * ({@code key=42}, {@code shard=3}; honoured only with shardex.hints=true) and table declarations
- * on CREATE TABLE ({@code sharded key=COL [keyspace=NAME]}, {@code global}, {@code single [shard=N]}).
+ * on CREATE TABLE ({@code sharded key=COL [keyspace=NAME] [lookup=COL [unique]]...}, {@code global},
+ * {@code single [shard=N]}).
  */
 public record Hints(String key, Integer shard, Declaration declaration) {
   public static final Hints NONE = new Hints(null, null, null);
   private static final String PREFIX = "shardex:";
 
   /** A table declaration carried by a CREATE TABLE. */
-  public record Declaration(TableKind kind, String keyColumn, String keySpace, Integer shard, String sequenceColumn) {
+  public record Declaration(TableKind kind, String keyColumn, String keySpace, Integer shard, String sequenceColumn,
+      List<LookupSpec> lookups) {
     public Declaration(TableKind kind, String keyColumn, String keySpace, Integer shard) {
-      this(kind, keyColumn, keySpace, shard, null);
+      this(kind, keyColumn, keySpace, shard, null, List.of());
+    }
+
+    public Declaration(TableKind kind, String keyColumn, String keySpace, Integer shard, String sequenceColumn) {
+      this(kind, keyColumn, keySpace, shard, sequenceColumn, List.of());
     }
   }
+
+  /** {@code lookup=COLUMN [unique]}: a lookup index the declaration asks for. */
+  public record LookupSpec(String column, boolean unique) {}
 
   public boolean routes() {
     return key != null || shard != null;
@@ -33,6 +45,7 @@ public record Hints(String key, Integer shard, Declaration declaration) {
       return NONE;
     }
     Map<String, String> attrs = new LinkedHashMap<>();
+    List<LookupSpec> lookups = new ArrayList<>();
     int i = 0;
     while (true) {
       int start = SqlLexer.skipSpaceAndComments(sql, i);
@@ -44,10 +57,11 @@ public record Hints(String key, Integer shard, Declaration declaration) {
       String body = sql.substring(open + 2, close < 0 ? sql.length() : close).trim();
       if (body.startsWith(PREFIX)) {
         attributes(body.substring(PREFIX.length()), attrs);
+        lookups(body.substring(PREFIX.length()), lookups);
       }
       i = close < 0 ? sql.length() : close + 2;
     }
-    return attrs.isEmpty() ? NONE : fromAttributes(attrs, sql);
+    return attrs.isEmpty() ? NONE : fromAttributes(attrs, lookups, sql);
   }
 
   /**
@@ -59,8 +73,8 @@ public record Hints(String key, Integer shard, Declaration declaration) {
     if (comment == null || !comment.strip().startsWith(PREFIX)) {
       return null;
     }
-    Map<String, String> attrs = attributes(comment.strip().substring(PREFIX.length()), new LinkedHashMap<>());
-    Hints h = fromAttributes(attrs, sql);
+    String body = comment.strip().substring(PREFIX.length());
+    Hints h = fromAttributes(attributes(body, new LinkedHashMap<>()), lookups(body, new ArrayList<>()), sql);
     if (h.declaration() == null) {
       throw ShardexError.BAD_DECLARATION.exception("COMMENT='" + comment + "'",
           "a table comment declares one of sharded key=COLUMN, global, single [shard=N]");
@@ -77,7 +91,27 @@ public record Hints(String key, Integer shard, Declaration declaration) {
     return attrs;
   }
 
-  private static Hints fromAttributes(Map<String, String> attrs, String sql) throws SQLException {
+  /**
+   * The {@code lookup=COLUMN} words in order; a {@code unique} word applies to the lookup just
+   * before it ({@code lookup=id unique lookup=email unique lookup=last_name}).
+   */
+  private static List<LookupSpec> lookups(String body, List<LookupSpec> lookups) throws SQLException {
+    for (String token : body.trim().split("\\s+")) {
+      String lower = token.toLowerCase(Locale.ROOT);
+      if (lower.startsWith("lookup=") && token.length() > "lookup=".length()) {
+        lookups.add(new LookupSpec(TableDef.normalise(token.substring("lookup=".length())), false));
+      } else if (lower.equals("unique")) {
+        if (lookups.isEmpty() || lookups.get(lookups.size() - 1).unique()) {
+          throw ShardexError.BAD_DECLARATION.exception("'shardex:" + body.trim() + "'",
+              "'unique' follows the lookup it applies to: lookup=COLUMN unique");
+        }
+        lookups.set(lookups.size() - 1, new LookupSpec(lookups.get(lookups.size() - 1).column(), true));
+      }
+    }
+    return lookups;
+  }
+
+  private static Hints fromAttributes(Map<String, String> attrs, List<LookupSpec> lookups, String sql) throws SQLException {
     TableKind kind = null;
     for (TableKind k : TableKind.values()) {
       if (attrs.containsKey(k.name().toLowerCase(Locale.ROOT))) {
@@ -98,10 +132,16 @@ public record Hints(String key, Integer shard, Declaration declaration) {
       return new Hints(attrs.get("key"), shard, null);
     }
     for (String name : attrs.keySet()) {
-      if (!java.util.Set.of("sharded", "global", "single", "key", "keyspace", "shard", "sequence").contains(name)) {
+      if (!java.util.Set.of("sharded", "global", "single", "key", "keyspace", "shard", "sequence", "lookup", "unique")
+          .contains(name)) {
         throw ShardexError.BAD_DECLARATION.exception("/* shardex:" + String.join(" ", attrs.keySet()) + " */",
-            "unknown attribute '" + name + "'; a declaration takes key=COLUMN, keyspace=NAME, shard=N or sequence=COLUMN");
+            "unknown attribute '" + name + "'; a declaration takes key=COLUMN, keyspace=NAME, shard=N, sequence=COLUMN"
+                + " or lookup=COLUMN [unique]");
       }
+    }
+    if (kind != TableKind.SHARDED && !lookups.isEmpty()) {
+      throw ShardexError.BAD_DECLARATION.exception("/* shardex:" + String.join(" ", attrs.keySet()) + " */",
+          "lookup=COLUMN applies to SHARDED tables only (a " + kind + " table is found without one)");
     }
     String keyColumn = attrs.get("key");
     if (kind == TableKind.SHARDED && (keyColumn == null || keyColumn.isEmpty())) {
@@ -109,7 +149,7 @@ public record Hints(String key, Integer shard, Declaration declaration) {
     }
     String keySpace = attrs.getOrDefault("keyspace", KeySpace.DEFAULT);
     return new Hints(null, null, new Declaration(kind, kind == TableKind.SHARDED ? keyColumn : null,
-        kind == TableKind.SHARDED ? keySpace : null, shard, attrs.get("sequence")));
+        kind == TableKind.SHARDED ? keySpace : null, shard, attrs.get("sequence"), List.copyOf(lookups)));
   }
 
   private static Integer parseShard(String value, String sql) throws SQLException {

@@ -1,0 +1,197 @@
+package dev.shardex.driver.execute;
+
+import dev.shardex.directory.Directory;
+import dev.shardex.directory.Lookup;
+import dev.shardex.directory.LookupClaim;
+import dev.shardex.directory.LookupValue;
+import dev.shardex.directory.ShardexError;
+import dev.shardex.driver.route.LookupWork;
+import dev.shardex.driver.route.RoutePlan;
+import dev.shardex.driver.sql.LookupSelect;
+import dev.shardex.driver.sql.StatementType;
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import java.util.TreeSet;
+
+/**
+ * Keeps a table's lookup indexes through its writes, in Vitess's consistent-lookup order and with
+ * no two-phase commit: entries of new values go in before the rows ({@link LookupClaim}, held
+ * until the rows are written), entries of old values go after the rows are gone (at once in
+ * autocommit, after the commit in a transaction). So at every moment every committed row has its
+ * entries; the index may only hold extra ones, which reads tolerate (they re-check the row).
+ *
+ * <p>A unique value another key holds is a duplicate only if that key's row with the value
+ * exists: then the write fails as MySQL's own would (1062, SQLState 23000), or INSERT IGNORE skips
+ * the row; if the row is gone, the entry was an orphan and is re-pointed.
+ */
+public final class LookupWrites {
+  /** The write itself, run between the lookup steps. */
+  public interface Write {
+    Outcome run(RoutePlan plan) throws SQLException;
+  }
+
+  private final Directory directory;
+  private final ShardSession session;
+  private final LookupOwners owners;
+  private final KeyName keyName;
+
+  /** The name MySQL gives the unique key on a column, for the duplicate-key message. */
+  public interface KeyName {
+    String apply(String table, String column) throws SQLException;
+  }
+
+  public LookupWrites(Directory directory, ShardSession session, KeyName keyName) {
+    this.directory = directory;
+    this.session = session;
+    this.owners = new LookupOwners(session, directory);
+    this.keyName = keyName;
+  }
+
+  /** Runs the write with its lookup work: {@code sql} and {@code params} are the statement's own. */
+  public Outcome run(LookupWork w, RoutePlan plan, String sql, Object[] params, Write write) throws SQLException {
+    return w.type() == StatementType.INSERT || w.type() == StatementType.REPLACE ? insert(w, plan, write)
+        : change(w, plan, sql, params, write);
+  }
+
+  // ---- INSERT ------------------------------------------------------------------------------------
+
+  private Outcome insert(LookupWork w, RoutePlan plan, Write write) throws SQLException {
+    try (LookupClaim claim = LookupClaim.open(directory.store())) {
+      Set<Integer> skipped = new TreeSet<>();
+      for (int i = 0; i < w.lookups().size(); i++) {
+        claimRows(claim, w, i, skipped);
+      }
+      RoutePlan rest = skipped.isEmpty() ? plan : LookupRows.without(plan, w.shards(), skipped);
+      Outcome out = rest == null ? Outcome.count(0, null) : write.run(rest);
+      claim.commit();
+      return out;
+    }
+  }
+
+  /** Claims lookup {@code i} for every row that has a value; rows INSERT IGNORE must skip go to {@code skipped}. */
+  private void claimRows(LookupClaim claim, LookupWork w, int i, Set<Integer> skipped) throws SQLException {
+    Lookup l = w.lookups().get(i);
+    List<Integer> rows = new ArrayList<>();
+    List<String> vs = new ArrayList<>();
+    List<String> ks = new ArrayList<>();
+    for (int r = 0; r < w.keys().length; r++) {
+      String v = LookupValue.of(w.rowValues()[r][i]);
+      if (v != null && !skipped.contains(r)) {
+        rows.add(r);
+        vs.add(v);
+        ks.add(w.keys()[r].toString());
+      }
+    }
+    if (vs.isEmpty()) {
+      return;
+    }
+    for (int clash : claim.add(l, vs, ks)) {
+      int r = rows.get(clash);
+      if (!settle(claim, w, l, vs.get(clash), w.rowValues()[r][i], w.keys()[r], earlier(vs, ks, clash))) {
+        skipped.add(r);
+      }
+    }
+  }
+
+  /** Whether an earlier row of the same statement claimed the value (for another key): a duplicate within the statement. */
+  private static boolean earlier(List<String> vs, List<String> ks, int at) {
+    for (int j = 0; j < at; j++) {
+      if (LookupValue.folded(vs.get(j)).equals(LookupValue.folded(vs.get(at))) && !ks.get(j).equals(ks.get(at))) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /**
+   * A unique value another key holds: re-points an orphan (true), skips the row under INSERT
+   * IGNORE (false), else fails as MySQL's duplicate key.
+   */
+  private boolean settle(LookupClaim claim, LookupWork w, Lookup l, String v, Object raw, Object key, boolean sameStatement)
+      throws SQLException {
+    String holder = claim.holder(l, v);
+    if (holder == null || holder.equals(key.toString())) {
+      return true;
+    }
+    if (!sameStatement && !owners.exists(w.table(), l.column(), raw, holder)) {
+      claim.repoint(l, v, key.toString());
+      directory.lookups().forget(l, v);
+      return true;
+    }
+    if (w.ignore()) {
+      return false;
+    }
+    throw LookupRows.duplicate(w.table(), l, v, keyName.apply(w.table().name(), l.column()), holder, key);
+  }
+
+  // ---- UPDATE and DELETE -------------------------------------------------------------------------
+
+  private Outcome change(LookupWork w, RoutePlan plan, String sql, Object[] params, Write write) throws SQLException {
+    LookupSelect read = LookupSelect.of(sql, w.type(), w.readColumns());
+    if (read == null) {
+      throw ShardexError.UNSUPPORTED.exception("a multi-table " + w.type() + " of table " + w.table().name()
+          + ", which has lookup indexes", "write it as a single-table " + w.type());
+    }
+    int keyAt = w.lookups().size();
+    List<Object[]> old = owners.read(plan.shards(), read.text(), params, read.firstParameter(), keyAt + 1);
+    Outcome out;
+    try (LookupClaim claim = LookupClaim.open(directory.store())) {
+      claimNew(claim, w, old, keyAt);
+      out = write.run(plan);
+      claim.commit();
+    }
+    List<Object[]> gone = goneEntries(w, old, keyAt);
+    session.afterCommit(() -> release(w, gone));
+    return out;
+  }
+
+  /** An UPDATE's new values get their entries (with the duplicate rules of INSERT) before the rows change. */
+  private void claimNew(LookupClaim claim, LookupWork w, List<Object[]> old, int keyAt) throws SQLException {
+    for (int i = 0; w.type() == StatementType.UPDATE && i < w.lookups().size(); i++) {
+      String v = LookupValue.of(w.newValues()[i]);
+      for (Object[] row : old) {
+        if (v != null && !v.equals(LookupValue.of(row[i]))) {
+          claimOne(claim, w, i, v, row[keyAt]);
+        }
+      }
+    }
+  }
+
+  private void claimOne(LookupClaim claim, LookupWork w, int i, String v, Object key) throws SQLException {
+    Lookup l = w.lookups().get(i);
+    if (!claim.add(l, List.of(v), List.of(key.toString())).isEmpty()) {
+      settle(claim, w, l, v, w.newValues()[i], key, false);
+    }
+  }
+
+  /** The entries (lookup index, value, key) the write leaves without a row: a DELETE's, or an UPDATE's changed values. */
+  private static List<Object[]> goneEntries(LookupWork w, List<Object[]> old, int keyAt) {
+    List<Object[]> gone = new ArrayList<>();
+    for (Object[] row : old) {
+      for (int i = 0; i < w.lookups().size(); i++) {
+        String before = LookupValue.of(row[i]);
+        boolean changed = w.type() == StatementType.DELETE || !java.util.Objects.equals(before, LookupValue.of(w.newValues()[i]));
+        if (before != null && changed) {
+          gone.add(new Object[] {i, before, row[keyAt], row[i]});
+        }
+      }
+    }
+    return gone;
+  }
+
+  /** Deletes each entry whose row is gone, its entry locked while the row is checked (a new row may have taken it). */
+  private void release(LookupWork w, List<Object[]> gone) throws SQLException {
+    for (Object[] e : gone) {
+      Lookup l = w.lookups().get((Integer) e[0]);
+      try (LookupClaim claim = LookupClaim.open(directory.store())) {
+        if (claim.lock(l, (String) e[1], e[2].toString()) && !owners.exists(w.table(), l.column(), e[3], e[2])) {
+          claim.delete(l, (String) e[1], e[2].toString());
+        }
+        claim.commit();
+      }
+      directory.lookups().forget(l, (String) e[1]);
+    }
+  }
+}
