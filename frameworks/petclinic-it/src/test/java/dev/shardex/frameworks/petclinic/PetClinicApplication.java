@@ -1,0 +1,6 @@
+package dev.shardex.frameworks.petclinic;
+
+import org.springframework.boot.autoconfigure.SpringBootApplication;
+
+@SpringBootApplication
+public class PetClinicApplication {}
