@@ -23,10 +23,25 @@ public record LookupSelect(String text, int firstParameter) {
 
   private static LookupSelect delete(String sql, String select) {
     int from = topLevelWord(sql, "FROM", SqlLexer.skipSpaceAndComments(sql, 0));
-    if (from < 0 || !onlyModifiers(sql.substring(SqlLexer.skipSpaceAndComments(sql, 0), from))) {
+    if (from < 0) {
       return null;
     }
-    return new LookupSelect(select + sql.substring(from + 4).strip(), 0);
+    String head = sql.substring(SqlLexer.skipSpaceAndComments(sql, 0), from);
+    String rest = sql.substring(from + 4).strip();
+    return onlyModifiers(head) || aliasOfItsOneTable(head, rest) ? new LookupSelect(select + rest, 0) : null;
+  }
+
+  /**
+   * {@code DELETE p FROM pets p WHERE ...} (Hibernate 6's bulk delete on MySQL): the multi-table form
+   * naming the one table of its FROM clause by its alias, which is a single-table DELETE.
+   */
+  private static boolean aliasOfItsOneTable(String head, String rest) {
+    String[] words = head.strip().split("\\s+");
+    String target = words[words.length - 1].replaceFirst("\\.\\*$", "");
+    String[] table = rest.substring(0, firstOf(rest, 0, "WHERE", "ORDER", "LIMIT")).strip().split("\\s+");
+    boolean oneTable = table.length == 2 || table.length == 3 && table[1].equalsIgnoreCase("AS");
+    return words.length >= 2 && onlyModifiers(String.join(" ", java.util.Arrays.copyOf(words, words.length - 1)))
+        && oneTable && !table[0].contains(",") && table[table.length - 1].equalsIgnoreCase(target);
   }
 
   /** Whether the words between DELETE and FROM are only DELETE's modifiers (not a multi-table target list). */
