@@ -95,6 +95,28 @@ class PendingInsertsTest {
   }
 
   @Test
+  void aHeldRowOfATableWithALookupOnItsId_isFoundChangedAndDeletedByThatIdAfterCommit() throws Exception {
+    TestCluster.run("CREATE TABLE pi_tagged (id BIGINT NOT NULL AUTO_INCREMENT PRIMARY KEY, birth_date DATE, name VARCHAR(30),"
+        + " type_id INT, owner_id BIGINT) COMMENT='shardex:sharded key=owner_id lookup=id unique'");
+    try (Connection c = TestCluster.connect()) {
+      c.setAutoCommit(false);
+      long owner = owner(c, "Harold");
+      long pet = insertReturningId(c, "insert into pi_tagged (birth_date,name,type_id) values (?,?,?)",
+          java.sql.Date.valueOf("2021-03-04"), "Iggy", 3);
+      assertEquals(1, update(c, "update pi_tagged set owner_id=? where id=?", owner, pet));
+      c.commit();
+      c.setAutoCommit(true);
+      // the held row got its lookup entry when it was written: statements by its id alone reach it
+      try (Statement s = c.createStatement()) {
+        assertEquals(1, s.executeUpdate("UPDATE pi_tagged SET name = 'Iguana' WHERE id = " + pet));
+        assertEquals(List.of(shardOf(c, owner) + ":Iguana"), rowsOnShards("pi_tagged", "name", "id = " + pet));
+        assertEquals(1, s.executeUpdate("DELETE FROM pi_tagged WHERE id = " + pet));
+      }
+      assertEquals(List.of(), rowsOnShards("pi_tagged", "name", "id = " + pet));
+    }
+  }
+
+  @Test
   void aNullKeyIsHeldToo_andOtherSetValuesGoWithTheUpdate() throws Exception {
     try (Connection c = TestCluster.connect()) {
       c.setAutoCommit(false);

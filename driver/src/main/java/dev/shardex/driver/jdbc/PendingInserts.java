@@ -17,6 +17,8 @@ import dev.shardex.driver.sql.TableRef;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.LinkedHashMap;
+import dev.shardex.driver.execute.LookupWrites;
+import dev.shardex.driver.route.LookupWork;
 import java.util.List;
 import java.util.Map;
 
@@ -43,7 +45,7 @@ final class PendingInserts {
   static final int MAX = 1000;
 
   /** A held row: its table, the id the sequence gave it, and its INSERT with the values it was run with. */
-  private record Held(TableDef def, RoutePlan.Fill fill, ShardCall insert) {
+  private record Held(TableDef def, RoutePlan.Fill fill, ShardCall insert, RouteTemplate template, Object[] values) {
     long id() {
       return fill.ids()[0];
     }
@@ -53,6 +55,7 @@ final class PendingInserts {
   private final ShardSession session;
   private final Map<String, Map<Long, Held>> tables = new LinkedHashMap<>();
   private int size;
+  private LookupWrites lookupWrites;
 
   PendingInserts(Cluster cluster, ShardSession session) {
     this.cluster = cluster;
@@ -64,14 +67,15 @@ final class PendingInserts {
   }
 
   /** Holds an INSERT the route stage could not place (a HOLD plan): one row, its id in getGeneratedKeys. */
-  Outcome hold(RoutePlan plan, RouteTemplate t, String sql, ShardCall call, Statement owner, boolean keys)
+  Outcome hold(RoutePlan plan, RouteTemplate t, Object[] values, String sql, ShardCall call, Statement owner, boolean keys)
       throws SQLException {
     TableDef def = cluster.directory().table(t.targetTable().name());
     if (size >= MAX) {
       throw ShardexError.PENDING_LIMIT.exception(def.name(), def.keyColumn(), MAX, def.name(), def.keyColumn(),
           plan.fill().column());
     }
-    Held h = new Held(def, plan.fill(), call instanceof BoundCall bound ? bound : BoundCall.of(owner, sql));
+    Held h = new Held(def, plan.fill(), call instanceof BoundCall bound ? bound : BoundCall.of(owner, sql), t,
+        values.clone());
     tables.computeIfAbsent(def.name(), k -> new LinkedHashMap<>()).put(h.id(), h);
     size++;
     Outcome held = Outcome.count(1, null);
@@ -125,14 +129,26 @@ final class PendingInserts {
   private Outcome send(Held h, RouteTemplate t, Object[] values, RouteContext rc, ShardCall call, boolean keys,
       Statement owner) throws SQLException {
     try {
-      int shard = PendingRoute.shardOf(h.def(), t.assignments().get(h.def().keyColumn()), values, rc);
-      PlanExecutor.execute(RoutePlan.one(shard, true).withFill(h.fill()), session, h.insert(), false, owner,
-          "INSERT", cluster.fanout());
-      forget(h);
-      return PlanExecutor.execute(RoutePlan.one(shard, true), session, call, keys, owner, "UPDATE", cluster.fanout());
+      Object key = PendingRoute.keyOf(h.def(), t.assignments().get(h.def().keyColumn()), values, rc);
+      int shard = PendingRoute.shardOfKey(h.def(), key, rc);
+      LookupWrites.Write write = plan -> {
+        PlanExecutor.execute(plan.withFill(h.fill()), session, h.insert(), false, owner, "INSERT", cluster.fanout());
+        forget(h);
+        return PlanExecutor.execute(plan, session, call, keys, owner, "UPDATE", cluster.fanout());
+      };
+      // the row's lookup entries (its id's, above all) are claimed as for any INSERT, now that its key is known
+      LookupWork work = PendingRoute.lookupWork(h.template(), h.def(), h.values(), h.fill(), key, shard, rc);
+      return work == null ? write.run(RoutePlan.one(shard, true)) : lookups().run(work, RoutePlan.one(shard, true), null, null, write);
     } finally {
       session.settle(rc.marks(), List.of());
     }
+  }
+
+  private LookupWrites lookups() {
+    if (lookupWrites == null) {
+      lookupWrites = new LookupWrites(cluster.directory(), session, (table, column) -> cluster.schemas().of(table).uniqueKeyOn(column));
+    }
+    return lookupWrites;
   }
 
   private void forget(Held h) {

@@ -203,7 +203,7 @@ final class Pipeline {
       return new MergedQuery(cluster, session).run(plan, values, merge, owner, reads);
     }
     if (plan.fanout() == Fanout.HOLD) {
-      return pending.hold(plan, t, sql, call, owner, keys);
+      return pending.hold(plan, t, values, sql, call, owner, keys);
     }
     SplitInsertKeys split = keys && plan.rows() != null && plan.fill() == null ? new SplitInsertKeys(plan) : null;
     Outcome out = PlanExecutor.execute(plan, session, split == null ? call : split.wrap(call), keys, owner,

@@ -34,14 +34,29 @@ public final class PendingRoute {
     return new RoutePlan(Fanout.HOLD, List.of(), true, null, List.of(), List.of(), null, fill, null);
   }
 
-  /**
-   * The shard a held row goes to once an UPDATE sets its key to {@code keySet}: a new key is
-   * placed (as an INSERT places it), and the key is marked in flight for the transaction.
-   */
-  public static int shardOf(TableDef def, ValueSource keySet, Object[] values, RouteContext ctx) throws SQLException {
-    Object raw = Router.valueOf(keySet, values, def.name(), def.keyColumn());
-    Object key = ctx.directory().keySpace(def.keySpace()).keyType().canonical(raw, def.name(), def.keyColumn());
+  /** The shard of a held row's key (a new key is placed), marked in flight for the transaction. */
+  public static int shardOfKey(TableDef def, Object key, RouteContext ctx) throws SQLException {
     return ctx.write(def.keySpace(), key, true).shardId();
+  }
+
+  /** The key an UPDATE sets for a held row, as the row will store it. */
+  public static Object keyOf(TableDef def, ValueSource keySet, Object[] values, RouteContext ctx) throws SQLException {
+    Object raw = Router.valueOf(keySet, values, def.name(), def.keyColumn());
+    return ctx.directory().keySpace(def.keySpace()).keyType().canonical(raw, def.name(), def.keyColumn());
+  }
+
+  /**
+   * The lookup entries a held row needs once its key is known, as for an INSERT that gave the key
+   * (null when its table has no lookups): the held INSERT's values, its filled id, that key and shard.
+   */
+  public static LookupWork lookupWork(RouteTemplate insert, TableDef def, Object[] values, RoutePlan.Fill fill, Object key,
+      int shard, RouteContext ctx) throws SQLException {
+    List<dev.shardex.directory.Lookup> lookups = ctx.directory().lookups().of(def.name());
+    if (lookups.isEmpty()) {
+      return null;
+    }
+    List<String> columns = insert.insertColumns().isEmpty() ? ctx.schema(def.name()).columnNames() : insert.insertColumns();
+    return LookupWork.insert(insert, def, lookups, columns, values, fill, new Object[] {key}, new int[] {shard});
   }
 
   /** An id as a whole number (0 when it is none), as the sequence handed it out. */
