@@ -18,10 +18,43 @@ import org.junit.jupiter.api.Test;
  * Two driver instances insert the same unique ids for different owners at the same moment: for
  * every id exactly one insert wins and the other gets MySQL's duplicate-key error, and exactly one
  * row with the id exists across all shards; the same inside transactions, one committing, one
- * rolling back.
+ * rolling back; and two JVMs inserting the same 400 unique emails for different users at once.
  */
 class LookupUniquenessTest {
   static final int IDS = 60;
+
+  @Test
+  void twoJvmsInsertingTheSameUniqueEmails_exactlyOneWinsEach() throws Exception {
+    TestCluster.run("CREATE TABLE lu_users (user_id BIGINT PRIMARY KEY, email VARCHAR(100) NOT NULL, UNIQUE KEY (email))"
+        + " COMMENT='shardex:sharded key=user_id lookup=email unique'");
+    String url = "jdbc:shardex:" + TestCluster.sandbox().directoryUrl().substring("jdbc:".length());
+    int emails = 400; // each JVM takes about a second for them: long enough to overlap the other's
+    List<Process> children = new ArrayList<>();
+    for (int side = 1; side <= 2; side++) {
+      children.add(new ProcessBuilder(java.nio.file.Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+          "-cp", System.getProperty("java.class.path"), EmailWriterChild.class.getName(), url, TestCluster.sandbox().user(),
+          TestCluster.sandbox().password(), Integer.toString(side), Integer.toString(emails)).redirectErrorStream(true).start());
+    }
+    int won = 0;
+    int duplicate = 0;
+    for (Process p : children) {
+      String out = new String(p.getInputStream().readAllBytes());
+      assertEquals(true, p.waitFor(120, java.util.concurrent.TimeUnit.SECONDS), "child ended");
+      assertEquals(0, p.exitValue(), out);
+      java.util.regex.Matcher m = java.util.regex.Pattern.compile("won (\\d+) duplicate (\\d+)").matcher(out);
+      assertEquals(true, m.find(), out);
+      won += Integer.parseInt(m.group(1));
+      duplicate += Integer.parseInt(m.group(2));
+    }
+    assertEquals(emails, won, "each email won once");
+    assertEquals(emails, duplicate, "and refused once, as 1062/23000");
+    long rows = 0;
+    for (int shard = 0; shard < TestCluster.SHARDS; shard++) {
+      rows += Long.parseLong(TestCluster.onShard(shard, "SELECT COUNT(*) FROM lu_users").get(0));
+      assertEquals(List.of(), TestCluster.onShard(shard, "SELECT email FROM lu_users GROUP BY email HAVING COUNT(*) > 1"));
+    }
+    assertEquals(emails, rows, "one row per email across all shards");
+  }
 
   @Test
   void twoInstancesRacingOnEachId_exactlyOneWins() throws Exception {
