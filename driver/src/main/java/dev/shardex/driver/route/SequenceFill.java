@@ -107,18 +107,16 @@ final class SequenceFill {
     return n == out.length ? out : java.util.Arrays.copyOf(out, n);
   }
 
-  /** The value as a positive whole number, or 0 when it is none (an expression, text, a fraction, out of range). */
+  /**
+   * The value as the BIGINT column stores it (KeyType's strict-mode reading: rounded, spaces
+   * trimmed), or 0 when it stores none (an expression, text the server refuses, out of range).
+   */
   static long wholeValue(ValueSource source, Object[] values) {
     Object v = source instanceof ValueSource.Param p ? (p.index() < values.length ? values[p.index()] : null)
         : source instanceof ValueSource.Literal l ? l.value() : null;
-    if (v instanceof Long || v instanceof Integer || v instanceof Short || v instanceof Byte) {
-      return ((Number) v).longValue();
-    }
     try {
-      BigDecimal d = v instanceof BigDecimal b ? b : v instanceof Number || v instanceof String ? new BigDecimal(v.toString().trim()) : null;
-      // a fraction is rounded by MySQL when stored into an integer column
-      return d == null ? 0 : d.setScale(0, java.math.RoundingMode.HALF_UP).longValueExact();
-    } catch (NumberFormatException | ArithmeticException e) {
+      return v == null ? 0 : (Long) dev.shardex.directory.KeyType.BIGINT.canonical(v, "", "");
+    } catch (SQLException e) {
       return 0;
     }
   }
