@@ -47,7 +47,15 @@ final class QueryRoute {
     if (write && target != null && target.kind() == TableKind.GLOBAL) {
       return globalWrite(target);
     }
-    List<Integer> shards = where.shardsFor(-1, write);
+    List<Integer> shards;
+    try {
+      shards = where.shardsFor(-1, write);
+    } catch (SQLException e) {
+      if (!write && t.type() == StatementType.SELECT && !t.shape().lockingRead() && ShardexError.JOIN_NOT_ON_KEY.is(e)) {
+        return RoutePlan.join(); // its tables live apart: the executor tries a cross-shard join
+      }
+      throw e;
+    }
     if (write && target != null && target.kind() == TableKind.SHARDED) {
       checkKeyChange(target, shards);
       List<dev.shardex.directory.Lookup> lookups = dir.lookups().of(target.name());
