@@ -157,8 +157,8 @@ public final class JoinSplitter {
       }
       if (select.getOrderByElements() != null) {
         for (OrderByElement o : select.getOrderByElements()) {
-          if (sides(o.getExpression()).contains(true)) {
-            return null;
+          if (!(o.getExpression() instanceof Column c) || isSelectAlias(c) || sides(c).contains(true)) {
+            return null; // a position, an expression or a select alias: its meaning depends on the select list
           }
         }
       }
@@ -180,6 +180,15 @@ public final class JoinSplitter {
         dependentRef = null;
       }
     }
+  }
+
+  /** An unqualified name that a select item's alias gives (MySQL's ORDER BY prefers it to a column). */
+  private boolean isSelectAlias(Column c) {
+    if (c.getTable() != null && c.getTable().getName() != null) {
+      return false;
+    }
+    String name = unquote(c.getColumnName());
+    return select.getSelectItems().stream().anyMatch(i -> i.getAlias() != null && unquote(i.getAlias().getName()).equals(name));
   }
 
   private static boolean isStar(SelectItem<?> item) {
