@@ -7,7 +7,12 @@ import dev.shardex.directory.TableKind;
 import dev.shardex.driver.Cluster;
 import dev.shardex.driver.execute.Outcome;
 import dev.shardex.driver.execute.ShardCall;
+import dev.shardex.driver.execute.ShardSession;
 import dev.shardex.driver.plan.LookupJoin;
+import dev.shardex.driver.plan.Values;
+import dev.shardex.driver.route.Router;
+import dev.shardex.driver.sql.NumberedParameters;
+import dev.shardex.driver.sql.SubqueryPullOut;
 import dev.shardex.driver.sql.JoinSplit;
 import dev.shardex.driver.sql.JoinSplitter;
 import dev.shardex.driver.sql.RouteTemplate;
@@ -32,25 +37,38 @@ final class JoinQuery {
   static final int BATCH = 500;
 
   private final Cluster cluster;
+  private final ShardSession session;
   private final Pipeline pipeline;
 
-  JoinQuery(Cluster cluster, Pipeline pipeline) {
+  JoinQuery(Cluster cluster, ShardSession session, Pipeline pipeline) {
     this.cluster = cluster;
+    this.session = session;
     this.pipeline = pipeline;
   }
 
   /** The split of a statement's text, or the refusal that names its tables and the reason. */
-  JoinSplit split(RouteTemplate t, String text) throws SQLException {
+  JoinSplit split(RouteTemplate t, String text, Object[] values) throws SQLException {
     try {
       return JoinSplitter.split(text, catalog());
     } catch (JoinSplitter.Refused e) {
-      throw refusal(t, e.getMessage());
+      throw refusal(t, values, e.getMessage());
     }
   }
 
   /** EXPLAIN ROUTE's rows for a cross-shard join: one per step, shard_id NULL (each step is routed when it runs). */
-  List<Object[]> explain(RouteTemplate t, String text) throws SQLException {
-    JoinSplit s = split(t, text);
+  List<Object[]> explain(RouteTemplate t, String text, Object[] values) throws SQLException {
+    SubqueryPullOut.Plan pullOut = SubqueryPullOut.of(text, catalog());
+    if (pullOut != null) {
+      List<Object[]> rows = new ArrayList<>();
+      for (int k = 0; k < pullOut.subs().size(); k++) {
+        rows.add(new Object[] {null, pullOut.subs().get(k).sql(),
+            "subquery " + (k + 1) + ", run first as a statement of its own: its distinct values replace it"});
+      }
+      rows.add(new Object[] {null, NumberedParameters.print(pullOut.marked()).sql(),
+          "then the statement, with each subquery's values written in (x IN (...), or FALSE / TRUE for NOT IN when it has none), routed by them"});
+      return rows;
+    }
+    JoinSplit s = split(t, text, values);
     String kind = s.left() ? "LEFT" : "inner";
     return List.of(
         new Object[] {null, s.driving() + " LIMIT " + cluster.config().maxMergeRows(),
@@ -60,12 +78,46 @@ final class JoinQuery {
   }
 
   Outcome run(RouteTemplate t, Object[] values, String text, Statement owner) throws SQLException {
-    LookupJoin join = new LookupJoin(split(t, text), BATCH, (int) Math.min(Integer.MAX_VALUE - 1, cluster.config().maxMergeRows()));
+    SubqueryPullOut.Plan pullOut = SubqueryPullOut.of(text, catalog());
+    if (pullOut != null) {
+      return pulledOut(pullOut, values, owner);
+    }
+    LookupJoin join = new LookupJoin(split(t, text, values), BATCH, (int) Math.min(Integer.MAX_VALUE - 1, cluster.config().maxMergeRows()));
     ResultSet rows = join.run(values, (sql, params) -> query(sql, params, owner));
     return new Outcome(rows, -1, null);
   }
 
+  /**
+   * Runs each IN subquery as a statement of its own, writes its distinct values into the statement
+   * and runs that (routed afresh: by the key, if the values are keys).
+   */
+  private Outcome pulledOut(SubqueryPullOut.Plan plan, Object[] values, Statement owner) throws SQLException {
+    List<List<Object>> answers = new ArrayList<>();
+    List<Object> all = new ArrayList<>();
+    long cap = cluster.config().maxMergeRows();
+    for (SubqueryPullOut.Sub sub : plan.subs()) {
+      java.util.LinkedHashSet<Object> distinct = new java.util.LinkedHashSet<>();
+      try (ResultSet rs = query(sub.sql(), Values.pick(values, sub.params()), owner)) {
+        while (rs.next()) {
+          distinct.add(rs.getObject(1));
+          if (distinct.size() > cap) {
+            throw ShardexError.JOIN_TOO_LARGE.exception(sub.sql(), "subquery", cap);
+          }
+        }
+      }
+      answers.add(new ArrayList<>(distinct)); // a NULL stays: x IN (1, NULL) is NULL, not FALSE
+      all.addAll(distinct);
+    }
+    NumberedParameters.Text text = plan.substitute(answers, values.length);
+    Object[] bound = Values.pick(Values.concat(values, all), text.order());
+    return run(text.sql(), bound, owner);
+  }
+
   private ResultSet query(String sql, Object[] values, Statement owner) throws SQLException {
+    return run(sql, values, owner).resultSet();
+  }
+
+  private Outcome run(String sql, Object[] values, Statement owner) throws SQLException {
     RouteTemplate t = cluster.templates().prepared(sql);
     ShardCall call = (lease, shard, plan) -> {
       ShardSql q = plan.sqlFor(sql, shard);
@@ -79,7 +131,7 @@ final class JoinQuery {
       ps.execute();
       return ps;
     };
-    return pipeline.run(t, values, sql, call, false, owner, MergeSource.literals(sql, values)).resultSet();
+    return pipeline.run(t, values, sql, call, false, owner, MergeSource.literals(sql, values));
   }
 
   private static int[] all(int n) {
@@ -130,7 +182,22 @@ final class JoinQuery {
     };
   }
 
-  private SQLException refusal(RouteTemplate t, String reason) throws SQLException {
+  /**
+   * The statement's own refusal when no cross-shard step answers it: routed again as a dry run
+   * without cross-shard steps; a join not on the key gets the reason the lookup join gave.
+   */
+  private SQLException refusal(RouteTemplate t, Object[] values, String reason) throws SQLException {
+    try {
+      Router.route(t, values, cluster.routeContext(session.transactionShard(), session.heldGuards()).singleStepDryRun());
+    } catch (SQLException e) {
+      if (!ShardexError.JOIN_NOT_ON_KEY.is(e)) {
+        return e;
+      }
+    }
+    return joinRefusal(t, reason);
+  }
+
+  private SQLException joinRefusal(RouteTemplate t, String reason) throws SQLException {
     List<String> names = new ArrayList<>();
     List<String> keys = new ArrayList<>();
     for (TableRef ref : t.tables()) {

@@ -203,7 +203,7 @@ final class Pipeline {
       return new MergedQuery(cluster, session).run(plan, values, merge, owner, reads);
     }
     if (plan.fanout() == Fanout.JOIN) {
-      return new JoinQuery(cluster, this).run(t, values, merge.mergeText(), owner);
+      return new JoinQuery(cluster, session, this).run(t, values, merge.mergeText(), owner);
     }
     if (plan.fanout() == Fanout.HOLD) {
       return pending.hold(plan, t, values, sql, call, owner, keys);
@@ -317,7 +317,7 @@ final class Pipeline {
         RoutePlan plan = Router.route(a.template(), a.literals(),
             cluster.routeContext(session.transactionShard(), session.heldGuards()).explaining());
         if (plan.fanout() == Fanout.JOIN) {
-          rows.addAll(new JoinQuery(cluster, this).explain(a.template(), a.text()));
+          rows.addAll(new JoinQuery(cluster, session, this).explain(a.template(), a.text(), a.literals()));
           break;
         }
         String shards = Router.join(plan.shards());

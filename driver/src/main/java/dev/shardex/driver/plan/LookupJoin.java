@@ -51,7 +51,7 @@ public final class LookupJoin {
 
   public ResultSet run(Object[] values, Route route) throws SQLException {
     // LIMIT cap (the merge stage's own bound): a driving side that fills it may have more rows, so it is refused
-    Side driving = read(route.query(split.driving() + " LIMIT " + cap, pick(values, split.drivingParams())), "driving");
+    Side driving = read(route.query(split.driving() + " LIMIT " + cap, Values.pick(values, split.drivingParams())), "driving");
     if (driving.rows().size() >= cap) {
       throw ShardexError.JOIN_TOO_LARGE.exception(split.table(), "driving", cap - 1);
     }
@@ -62,7 +62,7 @@ public final class LookupJoin {
     int read = 0;
     for (int from = 0; from < keys.size() || dependent == null; from += batch) {
       List<Object> chunk = keys.isEmpty() ? Collections.singletonList(null) : keys.subList(from, Math.min(keys.size(), from + batch));
-      Side part = read(route.query(split.dependent() + markers(chunk.size()) + ")", concat(pick(values, split.dependentParams()), chunk)), "dependent");
+      Side part = read(route.query(split.dependent() + markers(chunk.size()) + ")", Values.concat(Values.pick(values, split.dependentParams()), chunk)), "dependent");
       dependent = dependent == null ? part : dependent;
       read += part.rows().size();
       if (read > cap) {
@@ -196,22 +196,6 @@ public final class LookupJoin {
       throw ShardexError.UNSUPPORTED.exception("LIMIT " + o + " in a cross-shard join", "give LIMIT a whole number");
     }
     return n instanceof BigInteger b && b.bitLength() >= 64 ? Long.MAX_VALUE : Math.max(0, n.longValue());
-  }
-
-  private static Object[] pick(Object[] values, int[] indexes) {
-    Object[] out = new Object[indexes.length];
-    for (int i = 0; i < indexes.length; i++) {
-      out[i] = values[indexes[i]];
-    }
-    return out;
-  }
-
-  private static Object[] concat(Object[] a, List<Object> b) {
-    Object[] out = java.util.Arrays.copyOf(a, a.length + b.size());
-    for (int i = 0; i < b.size(); i++) {
-      out[a.length + i] = b.get(i);
-    }
-    return out;
   }
 
   private static String markers(int n) {

@@ -153,6 +153,21 @@ class LookupJoinTest {
   }
 
   @Test
+  void t7_t9_inAndNotInSubqueriesRunFirst_withNullAndEmptyAnswersAsOnOneServer() throws SQLException {
+    same("SELECT * FROM xj_users WHERE id IN (SELECT buyer_id FROM xj_orders WHERE seller_id = ?)", false, 2);
+    same("SELECT u.id FROM xj_users u WHERE u.id NOT IN (SELECT buyer_id FROM xj_orders WHERE seller_id = ?)"
+        + " AND u.country = 'NL'", false, 99); // no orders: every NL user
+    try (Connection c = TestCluster.connect()) {
+      // seller 6 has an order whose buyer is NULL: NOT IN is never true, on one server and here
+      String nullBuyer = "SELECT u.id FROM xj_users u WHERE u.id NOT IN (SELECT buyer_id FROM xj_orders WHERE seller_id = ?)";
+      assertEquals(answer(oracle, nullBuyer, false, 6), answer(c, nullBuyer, false, 6));
+      assertEquals(1, answer(c, nullBuyer, false, 6).size(), "only the header: no row");
+    }
+    same("SELECT id, id IN (SELECT buyer_id FROM xj_orders WHERE seller_id = 6) AS bought FROM xj_users ORDER BY id", true);
+    same("SELECT name FROM xj_types WHERE id IN (SELECT type_id FROM xj_pets WHERE owner_id > ?)", false, 10);
+  }
+
+  @Test
   void explainRoute_showsBothSteps() throws SQLException {
     try (Connection c = TestCluster.connect(); Statement s = c.createStatement();
         ResultSet rs = s.executeQuery("EXPLAIN ROUTE SELECT o.id, u.name FROM xj_orders o JOIN xj_users u ON o.buyer_id = u.id"
