@@ -77,9 +77,11 @@ public final class JoinSplitter {
     if (select.getJoins() == null) {
       throw new Refused("a SHARDED table in a subquery is not joined across shards yet");
     }
-    if (select.getDistinct() != null || select.getGroupBy() != null || select.getHaving() != null
+    boolean aggregates = select.getSelectItems().stream().anyMatch(i -> i.getExpression() != null
+        && (MergeRewriter.isAggregate(i.getExpression()) || MergeRewriter.hasWindow(i.getExpression())));
+    if (aggregates || select.getDistinct() != null || select.getGroupBy() != null || select.getHaving() != null
         || select.getForMode() != null || select.getIntoTables() != null) {
-      throw new Refused("DISTINCT, GROUP BY, HAVING, a locking read or INTO over a cross-shard join is not answered yet");
+      throw new Refused("aggregates, window functions, DISTINCT, GROUP BY, HAVING, a locking read or INTO over a cross-shard join are not answered yet");
     }
     addRef(select.getFromItem());
     for (Join j : select.getJoins()) {

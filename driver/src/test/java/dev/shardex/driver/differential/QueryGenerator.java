@@ -190,6 +190,17 @@ public final class QueryGenerator {
         "posts p JOIN users u ON u.user_id = p.user_id LEFT JOIN countries co ON co.code = u.country_code", puc,
         pick(puc, "p.post_id"), find(puc, "p.user_id"), pick(puc, "co.region", "p.category", "u.name"), false));
 
+    // comments + posts joined on post_id alone, which is not the key: their rows may live apart,
+    // so the cross-shard lookup join answers (posts fetched by post_id IN (...) on every shard).
+    List<Col> cpx = concat(pick(commentsCols("c", false), "c.comment_id", "c.user_id", "c.post_id", "c.body", "c.stars"),
+        pick(postsCols("p", false), "p.title", "p.likes", "p.category", "p.created"));
+    add(6, new Source("comments JOIN posts not on the key", "comments c JOIN posts p ON p.post_id = c.post_id",
+        cpx, pick(cpx, "c.comment_id"), find(cpx, "c.user_id"), pick(cpx, "p.category", "c.stars", "c.user_id"), false));
+    List<Col> cpl = concat(pick(commentsCols("c", false), "c.comment_id", "c.user_id", "c.post_id", "c.stars"),
+        pick(postsCols("p", true), "p.title", "p.likes", "p.category"));
+    add(3, new Source("comments LEFT JOIN posts not on the key", "comments c LEFT JOIN posts p ON c.post_id = p.post_id",
+        cpl, pick(cpl, "c.comment_id"), find(cpl, "c.user_id"), pick(cpl, "c.stars", "c.user_id"), false));
+
     // The GLOBAL table on the preserved side of an outer join: its unmatched rows exist on every
     // shard, so a plain concatenation would repeat them. Rarely generated, on purpose.
     List<Col> cu = concat(countriesCols("co", false), pick(usersCols("u", true), "u.user_id", "u.name", "u.score"));
@@ -227,7 +238,8 @@ public final class QueryGenerator {
       }
       if (seen.add(d.sql)) {
         n++;
-        out.add(new GeneratedQuery(d.sql, d.order, d.orderKeys, d.aggregates, d.folded, d.route, "generated #" + n));
+        String origin = s.label().contains("not on the key") ? "generated cross-shard join #" : "generated #";
+        out.add(new GeneratedQuery(d.sql, d.order, d.orderKeys, d.aggregates, d.folded, d.route, origin + n));
       }
     }
     return out;

@@ -204,6 +204,10 @@ class LookupJoinTest {
       SQLException grouped = assertThrows(SQLException.class, () -> s.executeQuery(
           "SELECT u.country, COUNT(*) FROM xj_orders o JOIN xj_users u ON o.buyer_id = u.id GROUP BY u.country"));
       assertTrue(grouped.getMessage().contains("SHX1206") && grouped.getMessage().contains("GROUP BY"), grouped.getMessage());
+      // an aggregate without GROUP BY (found by the differential test: each batch was counted apart)
+      SQLException counted = assertThrows(SQLException.class, () -> s.executeQuery(
+          "SELECT COUNT(u.name) AS n FROM xj_orders o JOIN xj_users u ON o.buyer_id = u.id WHERE o.seller_id = 1"));
+      assertTrue(counted.getMessage().contains("aggregates"), counted.getMessage());
       for (String orderBy : List.of("1", "buyer", "u.name")) { // a position, a select alias, the dependent side
         SQLException ordered = assertThrows(SQLException.class, () -> s.executeQuery("SELECT u.name AS buyer, o.id FROM xj_orders o"
             + " JOIN xj_users u ON o.buyer_id = u.id WHERE o.seller_id = 1 ORDER BY " + orderBy));
