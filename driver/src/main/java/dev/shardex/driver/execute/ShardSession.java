@@ -106,10 +106,10 @@ public final class ShardSession implements ShardAccess {
   /**
    * In autocommit, holds the writes of the statement now running uncommitted on their shards until
    * {@link HeldWrites#commit} (a lookup claim commits first, see {@link HeldWrites}); in a
-   * transaction there is nothing to hold.
+   * transaction, or inside a statement already held, there is nothing more to hold.
    */
   public HeldWrites holdWrites() {
-    if (!state.autoCommit) {
+    if (!state.autoCommit || held != null) {
       return HeldWrites.NONE;
     }
     held = new HeldWrites(this);
