@@ -80,8 +80,8 @@ public final class LookupJoin {
     int[][] columns = columns(driving, dependent);
     long offset = bound(split.offset(), values, 0);
     long limit = bound(split.limit(), values, Long.MAX_VALUE);
+    boolean sorted = split.sort() != null;
     List<Cell[]> out = new ArrayList<>();
-    long skipped = 0;
     for (Cell[] d : driving.rows()) {
       Object key = joinValue(d);
       List<Cell[]> found = key == null ? null : matches.get(key);
@@ -89,20 +89,41 @@ public final class LookupJoin {
         found = Collections.singletonList(null);
       }
       for (Cell[] m : found == null ? List.<Cell[]>of() : found) {
-        if (skipped++ < offset) {
-          continue;
-        }
-        if (out.size() >= limit) {
-          return result(out, driving, dependent, columns);
+        if (!sorted && out.size() >= offset + limit && offset + limit >= 0) {
+          return result(slice(out, offset, limit), driving, dependent, columns); // the driving order: stop early
         }
         out.add(row(d, m, columns));
+        if (out.size() > cap) {
+          throw ShardexError.JOIN_TOO_LARGE.exception(split.table(), "joined", cap);
+        }
       }
     }
-    return result(out, driving, dependent, columns);
+    if (sorted) {
+      JoinedMetaData meta = meta(driving, dependent, columns);
+      out.sort(JoinOrder.of(split.sort(), split.output(), columns[0].length - split.hidden(), meta, stars(driving, dependent)));
+    }
+    return result(slice(out, offset, limit), driving, dependent, columns);
   }
 
+  private static List<Cell[]> slice(List<Cell[]> rows, long offset, long limit) {
+    int from = (int) Math.min(rows.size(), offset);
+    int to = (int) Math.min(rows.size(), from + Math.min(limit, Integer.MAX_VALUE));
+    return rows.subList(from, to);
+  }
+
+  private JoinedMetaData meta(Side driving, Side dependent, int[][] columns) {
+    return new JoinedMetaData(driving.meta(), dependent.meta(), columns[0], columns[1], split.left());
+  }
+
+  /** The rows and their metadata, without the hidden sort columns. */
   private ResultSet result(List<Cell[]> rows, Side driving, Side dependent, int[][] columns) {
-    return RowsResultSet.of(rows, new JoinedMetaData(driving.meta(), dependent.meta(), columns[0], columns[1], split.left()));
+    int visible = columns[0].length - split.hidden();
+    List<Cell[]> out = new ArrayList<>(rows.size());
+    for (Cell[] row : rows) {
+      out.add(split.hidden() == 0 ? row : java.util.Arrays.copyOf(row, visible));
+    }
+    int[][] shown = {java.util.Arrays.copyOf(columns[0], visible), java.util.Arrays.copyOf(columns[1], visible)};
+    return RowsResultSet.of(out, meta(driving, dependent, shown));
   }
 
   private static Cell[] row(Cell[] d, Cell[] m, int[][] columns) {
@@ -113,17 +134,20 @@ public final class LookupJoin {
     return row;
   }
 
-  /** For each output column: [0] its side (0 driving, 1 dependent), [1] its 1-based column in that side's rows. */
-  private int[][] columns(Side driving, Side dependent) throws SQLException {
-    int[] count = {0, 0};
+  /** How many columns a star item of each side spans (driving, dependent). */
+  private int[] stars(Side driving, Side dependent) throws SQLException {
     int[] stars = {driving.width(), dependent.width()};
     for (JoinSplit.Item item : split.output()) {
       if (!item.star()) {
-        count[item.dependentSide() ? 1 : 0]++;
+        stars[item.dependentSide() ? 1 : 0]--;
       }
     }
-    stars[0] -= count[0];
-    stars[1] -= count[1];
+    return stars;
+  }
+
+  /** For each output column: [0] its side (0 driving, 1 dependent), [1] its 1-based column in that side's rows. */
+  private int[][] columns(Side driving, Side dependent) throws SQLException {
+    int[] stars = stars(driving, dependent);
     List<int[]> cols = new ArrayList<>();
     int[] next = {1, 1};
     for (JoinSplit.Item item : split.output()) {

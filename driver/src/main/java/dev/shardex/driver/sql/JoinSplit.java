@@ -15,14 +15,23 @@ import java.util.List;
  * @param drivingParams which of the statement's parameters the driving text binds, in order
  * @param dependent the dependent statement's text up to its key list: the operator appends {@code ?, ?, ...)}
  * @param dependentParams which of the statement's parameters the dependent text binds before the keys
- * @param output the result's columns, in the statement's order
+ * @param output the result's columns, in the statement's order, then {@code hidden} sort columns
+ * @param hidden how many trailing output items only the client's sort reads
  * @param limit the statement's LIMIT row count, or null
  * @param offset the statement's OFFSET, or null
  * @param table the dependent table, named in errors and EXPLAIN
  * @param joinColumn the dependent table's join column
+ * @param sort the ORDER BY the client applies to the joined rows, or null when the driving order is the answer's
  */
 public record JoinSplit(boolean left, String driving, int[] drivingParams, String dependent, int[] dependentParams,
-    List<Item> output, ValueSource limit, ValueSource offset, String table, String joinColumn) {
+    List<Item> output, int hidden, ValueSource limit, ValueSource offset, String table, String joinColumn, List<SortTerm> sort) {
+
+  /**
+   * One ORDER BY term sorted by the client: a 1-based position in the result's columns, or the
+   * 0-based output item whose first column it sorts by (position -1), or, within a {@code t.*}
+   * item, the column named {@code column}.
+   */
+  public record SortTerm(int position, int item, String column, boolean descending) {}
 
   /** Where a result column comes from: one side's item; a star item spans every column that side's star gave. */
   public record Item(boolean dependentSide, int index, boolean star) {}
