@@ -428,7 +428,12 @@ public final class JoinSplitter {
       boolean dependentSide = sides(item.getExpression()).contains(true);
       boolean star = item.getExpression() instanceof AllTableColumns;
       if (!star && !(item.getExpression() instanceof Column) && item.getAlias() == null) {
-        throw new Refused("select item " + item + " has no alias (its label would not be the one MySQL gives)");
+        // labelled as the merge stage labels it: the expression's text
+        String label = item.getExpression().toString();
+        if (label.matches("(?s).*\\?\\d.*")) {
+          throw new Refused("select item " + label + " has a parameter and no alias (give it an alias)");
+        }
+        item.setAlias(new Alias("`" + label.replace("`", "``") + "`", true));
       }
       output.add(new JoinSplit.Item(dependentSide, dependentSide ? depItems.size() : drivingItems.size(), star));
       if (dependentSide) {
