@@ -59,9 +59,7 @@ final class LookupUpserts {
     UpsertShards shards = new UpsertShards(session, directory);
     UpsertRun run = new UpsertRun(w, sql, params, !autoCommit, shards, owners, directory, keyName);
     run.refuseTwoKeys();
-    if (w.upsert().replace()) {
-      run.readReplaced();
-    }
+    run.readOwnRows();
     Outcome out;
     try (LookupClaim claim = LookupClaim.open(directory.store())) {
       List<UpsertRun.Clash> clashes = run.claimUnique(claim);

@@ -45,8 +45,10 @@ final class UpsertRun {
   private final LookupWrites.KeyName keyName;
   /** Rows left out of the statement's own write: updated elsewhere (ON DUPLICATE KEY UPDATE) or skipped (IGNORE). */
   private final Set<Integer> skipped = new TreeSet<>();
-  /** Rows (lookup values, key) the upsert deletes or the shards' REPLACE replaces. */
+  /** Rows (lookup values, key) a REPLACE deletes on other keys' shards. */
   private final List<Object[]> replaced = new ArrayList<>();
+  /** The rows the statement's rows collide with on their own shards. */
+  private UpsertOwnRows own;
   /** What MySQL counts for the work done here, besides the statement's own write. */
   private long counted;
 
@@ -87,28 +89,9 @@ final class UpsertRun {
     }
   }
 
-  /**
-   * REPLACE: the rows each shard's own REPLACE will delete (those of the row's key that share a
-   * unique key's values with it), read first so their entries can go once they are gone.
-   */
-  void readReplaced() throws SQLException {
-    Map<Integer, List<Integer>> byShard = new TreeMap<>();
-    for (int r = 0; r < w.keys().length; r++) {
-      byShard.computeIfAbsent(w.shards()[r], s -> new ArrayList<>()).add(r);
-    }
-    for (Map.Entry<Integer, List<Integer>> e : byShard.entrySet()) {
-      List<Object> binds = new ArrayList<>();
-      List<String> any = new ArrayList<>();
-      for (int r : e.getValue()) {
-        String match = UpsertShards.match(u, def, r, w.keys()[r], binds, false, verb());
-        if (match != null) {
-          any.add(match);
-        }
-      }
-      if (!any.isEmpty()) {
-        replaced.addAll(shards.rows(e.getKey(), def, w.lookups(), String.join(" OR ", any), binds));
-      }
-    }
+  /** The rows the statement's rows collide with under their own key, read before anything is written. */
+  void readOwnRows() throws SQLException {
+    own = UpsertOwnRows.read(w, shards, verb());
   }
 
   // ---- the claim --------------------------------------------------------------------------------
@@ -330,13 +313,20 @@ final class UpsertRun {
   }
 
   /**
-   * The entries of the rows this upsert deleted or replaced, but for those a row it wrote holds
-   * (a unique value now names that row's key; a non-unique one names its key still).
+   * The entries that name no row once the write commits: a REPLACE's, of the rows it deleted, but
+   * for those a row it wrote holds (a unique value now names that row's key; a non-unique one names
+   * its key still); an ON DUPLICATE KEY UPDATE's, those its rows claimed for values the rows they
+   * updated do not hold.
    */
   List<Entry> gone() {
+    if (!u.replace()) {
+      return own.unclaimed(skipped);
+    }
     List<Entry> gone = new ArrayList<>();
     int keyAt = w.lookups().size();
-    for (Object[] row : replaced) {
+    List<Object[]> deleted = new ArrayList<>(replaced);
+    deleted.addAll(own.replaced());
+    for (Object[] row : deleted) {
       for (int j = 0; j < keyAt; j++) {
         String v = LookupValue.of(row[j]);
         if (v != null && !written(j, v, String.valueOf(row[keyAt]))) {

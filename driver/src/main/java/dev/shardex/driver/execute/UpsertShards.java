@@ -48,7 +48,8 @@ final class UpsertShards {
   /** The lookup values and key of the row with {@code column = value} under the key, locked until the transaction ends; null if none. */
   Object[] lockRow(int shard, TableDef def, List<Lookup> lookups, String column, Object value, Object key)
       throws SQLException {
-    String sql = select(def, lookups) + " WHERE " + quote(column) + " = ? AND " + quote(def.keyColumn()) + " = ? FOR UPDATE";
+    String sql = "SELECT " + String.join(", ", columns(def, lookups).stream().map(UpsertShards::quote).toList()) + " FROM "
+        + quote(def.name()) + " WHERE " + quote(column) + " = ? AND " + quote(def.keyColumn()) + " = ? FOR UPDATE";
     List<Object[]> rows = query(shard, true, sql, List.of(value, key), lookups.size() + 1);
     return rows.isEmpty() ? null : rows.get(0);
   }
@@ -79,12 +80,14 @@ final class UpsertShards {
   }
 
   /**
-   * The rows (lookup values and key) {@code where} finds on a shard: locked in a transaction,
-   * plain in autocommit (as an UPDATE's or DELETE's old values are read).
+   * The {@code columns} of the rows {@code where} finds on a shard: locked in a transaction, plain
+   * in autocommit (as an UPDATE's or DELETE's old values are read).
    */
-  List<Object[]> rows(int shard, TableDef def, List<Lookup> lookups, String where, List<Object> binds) throws SQLException {
+  List<Object[]> rows(int shard, TableDef def, List<String> columns, String where, List<Object> binds) throws SQLException {
     boolean tx = !session.state().autoCommit();
-    return query(shard, tx, select(def, lookups) + " WHERE " + where + (tx ? " FOR UPDATE" : ""), binds, lookups.size() + 1);
+    String sql = "SELECT " + String.join(", ", columns.stream().map(UpsertShards::quote).toList()) + " FROM "
+        + quote(def.name()) + " WHERE " + where + (tx ? " FOR UPDATE" : "");
+    return query(shard, tx, sql, binds, columns.size());
   }
 
   /** Whether {@code where} finds a row on the shard (locking it in the running transaction). */
@@ -170,10 +173,12 @@ final class UpsertShards {
     return "(" + quote(def.keyColumn()) + " = ? AND (" + String.join(" OR ", keys) + "))";
   }
 
-  private static String select(TableDef def, List<Lookup> lookups) {
-    StringBuilder s = new StringBuilder("SELECT ");
-    lookups.forEach(l -> s.append(quote(l.column())).append(", "));
-    return s.append(quote(def.keyColumn())).append(" FROM ").append(quote(def.name())).toString();
+  /** The lookups' columns and the shard key: what the entries of a row are made of. */
+  static List<String> columns(TableDef def, List<Lookup> lookups) {
+    List<String> columns = new ArrayList<>();
+    lookups.forEach(l -> columns.add(l.column()));
+    columns.add(def.keyColumn());
+    return columns;
   }
 
   static String quote(String name) {
