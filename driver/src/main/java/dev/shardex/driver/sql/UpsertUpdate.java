@@ -38,8 +38,10 @@ public record UpsertUpdate(String text, List<Object> binds) {
     String set = rewrite(sql, start, end(sql), SqlLexer.countParameters(sql.substring(0, start)), params, row, alias, binds);
     binds.add(value);
     binds.add(key);
-    return new UpsertUpdate("UPDATE " + quote(table) + " SET " + set.strip() + " WHERE " + quote(column) + " = ? AND "
-        + quote(keyColumn) + " = ?", List.copyOf(binds));
+    // a line comment at the end of the assignments would swallow the WHERE: it then starts a line
+    String gap = set.contains("--") || set.contains("#") ? "\n" : " ";
+    return new UpsertUpdate("UPDATE " + quote(table) + " SET " + set.strip() + gap + "WHERE " + quote(column) + " = ? AND "
+        + quote(keyColumn) + " = ?", java.util.Collections.unmodifiableList(binds));
   }
 
   /** Where the statement ends: before trailing semicolons and white space. */

@@ -20,10 +20,10 @@ import org.junit.jupiter.api.Test;
  * the shard each row is on, and the lookup entries (one per row, naming its key).
  */
 class LookupUpsertsTest {
-  static final String USERS = "CREATE TABLE lu_users (id BIGINT PRIMARY KEY, tenant_id BIGINT NOT NULL, email VARCHAR(100),"
+  static final String USERS = "CREATE TABLE ups_users (id BIGINT PRIMARY KEY, tenant_id BIGINT NOT NULL, email VARCHAR(100),"
       + " team VARCHAR(20), name VARCHAR(30), visits INT NOT NULL DEFAULT 0, UNIQUE KEY uk_email (email), KEY (tenant_id))";
   static final String COLUMNS = "id, tenant_id, email, team, name, visits";
-  static final String INSERT = "INSERT INTO lu_users (id, tenant_id, email, team, name, visits) VALUES ";
+  static final String INSERT = "INSERT INTO ups_users (id, tenant_id, email, team, name, visits) VALUES ";
 
   /** Tenants on four different shards. */
   static long[] t;
@@ -37,7 +37,7 @@ class LookupUpsertsTest {
   }
 
   static UpsertTwin twin(String options) throws SQLException {
-    return new UpsertTwin("lu_users", "tenant_id", COLUMNS, options);
+    return new UpsertTwin("ups_users", "tenant_id", COLUMNS, options);
   }
 
   private static String row(long id, long tenant, String email, String name) {
@@ -45,7 +45,7 @@ class LookupUpsertsTest {
   }
 
   private static Lookup lookup(UpsertTwin twin, String column) throws SQLException {
-    return TestCluster.cluster(twin.shardex).directory().lookups().of("lu_users").stream()
+    return TestCluster.cluster(twin.shardex).directory().lookups().of("ups_users").stream()
         .filter(l -> l.column().equals(column)).findFirst().orElseThrow();
   }
 
@@ -53,11 +53,11 @@ class LookupUpsertsTest {
   void replace_ofAnIdAnotherTenantHoldsOnAnotherShard_deletesThatRowAndInsertsOnTheNewShard() throws Exception {
     try (UpsertTwin twin = twin("")) {
       assertEquals(1, twin.both(INSERT + row(101, t[0], "a101@x", "first")));
-      assertEquals(2, twin.both("REPLACE INTO lu_users (id, tenant_id, email, team, name) VALUES (101, ?, 'b101@x', 'blue',"
+      assertEquals(2, twin.both("REPLACE INTO ups_users (id, tenant_id, email, team, name) VALUES (101, ?, 'b101@x', 'blue',"
           + " 'second')", t[1]));
-      assertEquals(0, TestCluster.countOnShard(twin.shardOf(t[0]), "lu_users", "id = 101"), "gone from the old shard");
-      assertEquals("second", one(twin.shardex, "SELECT name FROM lu_users WHERE id = 101"));
-      assertEquals(List.of(Integer.toString(twin.shardOf(t[1]))), route(twin.shardex, "SELECT name FROM lu_users WHERE id = 101"));
+      assertEquals(0, TestCluster.countOnShard(twin.shardOf(t[0]), "ups_users", "id = 101"), "gone from the old shard");
+      assertEquals("second", one(twin.shardex, "SELECT name FROM ups_users WHERE id = 101"));
+      assertEquals(List.of(Integer.toString(twin.shardOf(t[1]))), route(twin.shardex, "SELECT name FROM ups_users WHERE id = 101"));
       assertEquals(List.of(), TestCluster.cluster(twin.shardex).directory().lookups().store().keys(lookup(twin, "email"), "a101@x"));
     }
   }
@@ -65,10 +65,10 @@ class LookupUpsertsTest {
   @Test
   void replace_sameTenant_noHolder_andTheSeedRerun_countAsMySql() throws Exception {
     try (UpsertTwin twin = twin("")) {
-      assertEquals(1, twin.both("REPLACE INTO lu_users VALUES " + row(111, t[2], "s111@x", "seed")));
-      assertEquals(2, twin.both("REPLACE INTO lu_users VALUES " + row(111, t[2], "s111@x", "seed")));
-      assertEquals(2, twin.both("REPLACE INTO lu_users VALUES " + row(111, t[2], "new111@x", "renamed")));
-      assertEquals(4, twin.both("REPLACE INTO lu_users VALUES " + row(112, t[3], "s112@x", "a") + ", " + row(113, t[0], "s113@x", "b")
+      assertEquals(1, twin.both("REPLACE INTO ups_users VALUES " + row(111, t[2], "s111@x", "seed")));
+      assertEquals(2, twin.both("REPLACE INTO ups_users VALUES " + row(111, t[2], "s111@x", "seed")));
+      assertEquals(2, twin.both("REPLACE INTO ups_users VALUES " + row(111, t[2], "new111@x", "renamed")));
+      assertEquals(4, twin.both("REPLACE INTO ups_users VALUES " + row(112, t[3], "s112@x", "a") + ", " + row(113, t[0], "s113@x", "b")
           + ", " + row(112, t[3], "s112@x", "c")), "the third row replaces the first, same tenant");
     }
   }
@@ -77,8 +77,8 @@ class LookupUpsertsTest {
   void replace_collidingWithTwoRowsOfTwoTenants_deletesBoth() throws Exception {
     try (UpsertTwin twin = twin("")) {
       twin.both(INSERT + row(121, t[0], "a121@x", "x") + ", " + row(122, t[1], "b122@x", "y"));
-      assertEquals(3, twin.both("REPLACE INTO lu_users VALUES " + row(121, t[2], "b122@x", "both")));
-      assertEquals(4, twin.both("REPLACE INTO lu_users VALUES " + row(123, t[3], "c123@x", "n") + ", " + row(121, t[1], "d121@x", "m")
+      assertEquals(3, twin.both("REPLACE INTO ups_users VALUES " + row(121, t[2], "b122@x", "both")));
+      assertEquals(4, twin.both("REPLACE INTO ups_users VALUES " + row(123, t[3], "c123@x", "n") + ", " + row(121, t[1], "d121@x", "m")
           + ", " + row(124, t[0], null, "k")), "multi-row: one row replaces a row of another tenant");
     }
   }
@@ -87,7 +87,7 @@ class LookupUpsertsTest {
   void replace_ofAnOrphanEntry_repointsIt() throws Exception {
     try (UpsertTwin twin = twin("")) {
       TestCluster.cluster(twin.shardex).directory().lookups().store().claim(lookup(twin, "id"), "131", Long.toString(t[1]));
-      assertEquals(1, twin.both("REPLACE INTO lu_users VALUES " + row(131, t[0], "o131@x", "orphan")));
+      assertEquals(1, twin.both("REPLACE INTO ups_users VALUES " + row(131, t[0], "o131@x", "orphan")));
     }
   }
 
@@ -95,13 +95,13 @@ class LookupUpsertsTest {
   void replace_prepared_andInsideATransaction() throws Exception {
     try (UpsertTwin twin = twin("")) {
       twin.both(INSERT + row(141, t[0], "p141@x", "p"));
-      assertEquals(2, twin.both("REPLACE INTO lu_users (id, tenant_id, email, team, name) VALUES (?, ?, ?, 'red', ?)", 141, t[3],
+      assertEquals(2, twin.both("REPLACE INTO ups_users (id, tenant_id, email, team, name) VALUES (?, ?, ?, 'red', ?)", 141, t[3],
           "q141@x", "q"));
       twin.shardex.setAutoCommit(false);
-      assertEquals(2, UpsertTwin.update(twin.shardex, "REPLACE INTO lu_users VALUES " + row(141, t[3], "r141@x", "same tenant")));
+      assertEquals(2, UpsertTwin.update(twin.shardex, "REPLACE INTO ups_users VALUES " + row(141, t[3], "r141@x", "same tenant")));
       SQLException e = assertThrows(SQLException.class,
-          () -> UpsertTwin.update(twin.shardex, "REPLACE INTO lu_users VALUES " + row(141, t[2], "s141@x", "other tenant")));
-      assertTrue(e.getMessage().startsWith("Shardex SHX1215: REPLACE into table lu_users inside a transaction gives id '141',"
+          () -> UpsertTwin.update(twin.shardex, "REPLACE INTO ups_users VALUES " + row(141, t[2], "s141@x", "other tenant")));
+      assertTrue(e.getMessage().startsWith("Shardex SHX1215: REPLACE into table ups_users inside a transaction gives id '141',"
           + " which the row of tenant_id " + t[3] + " holds on shard " + twin.shardOf(t[3])), e.getMessage());
       twin.shardex.rollback();
       twin.shardex.setAutoCommit(true);
@@ -122,7 +122,7 @@ class LookupUpsertsTest {
       assertEquals(2, twin.both(upsert));
       assertEquals(1, twin.both(INSERT + row(201, t[2], "c201@x", "new") + " ON DUPLICATE KEY UPDATE name = VALUES(name)"),
           "unchanged: 1 with Connector/J's default (found rows)");
-      assertEquals(1, TestCluster.countOnShard(twin.shardOf(t[0]), "lu_users", "id = 201"), "the row stays with its tenant");
+      assertEquals(1, TestCluster.countOnShard(twin.shardOf(t[0]), "ups_users", "id = 201"), "the row stays with its tenant");
       assertEquals(3, twin.both(INSERT + row(202, t[3], "a202@x", "n") + ", " + row(201, t[1], "b201@x", "newer")
           + " ON DUPLICATE KEY UPDATE name = VALUES(name)"), "one row inserted, one updated on another shard");
       assertEquals(2, twin.both(INSERT + "(?, ?, ?, 'red', ?, 1) ON DUPLICATE KEY UPDATE visits = visits + ?, name = VALUES(name)",
@@ -176,16 +176,16 @@ class LookupUpsertsTest {
     try (UpsertTwin twin = twin("")) {
       twin.both(INSERT + row(241, t[0], "a241@x", "n") + ", " + row(242, t[1], "a242@x", "n"));
       assertRefused(twin, INSERT + row(241, t[2], "a242@x", "x") + " ON DUPLICATE KEY UPDATE name = 'x'",
-          "Shardex SHX1215: INSERT ... ON DUPLICATE KEY UPDATE into table lu_users gives a row (tenant_id " + t[2]
+          "Shardex SHX1215: INSERT ... ON DUPLICATE KEY UPDATE into table ups_users gives a row (tenant_id " + t[2]
               + ") that collides with two rows");
       assertRefused(twin, INSERT + row(241, t[2], "z241@x", "x") + " ON DUPLICATE KEY UPDATE tenant_id = VALUES(tenant_id)",
-          "Shardex SHX1203: UPDATE of table lu_users sets its shard key tenant_id in ON DUPLICATE KEY UPDATE to"
+          "Shardex SHX1203: UPDATE of table ups_users sets its shard key tenant_id in ON DUPLICATE KEY UPDATE to"
               + " 'VALUES(tenant_id)' for the row it collides with, which has tenant_id " + t[0]);
-      assertRefused(twin, "INSERT INTO lu_users (id, tenant_id, email, team, name) VALUES (241, " + t[2]
+      assertRefused(twin, "INSERT INTO ups_users (id, tenant_id, email, team, name) VALUES (241, " + t[2]
           + ", 'z241@x', 'red', CONCAT('a', 'b')) ON DUPLICATE KEY UPDATE name = VALUES(name)",
-          "Shardex SHX1215: INSERT ... ON DUPLICATE KEY UPDATE into table lu_users reads VALUES(name)");
+          "Shardex SHX1215: INSERT ... ON DUPLICATE KEY UPDATE into table ups_users reads VALUES(name)");
       assertRefused(twin, INSERT + row(243, t[2], "same@x", "x") + ", " + row(244, t[3], "same@x", "y")
-          + " ON DUPLICATE KEY UPDATE name = 'x'", "Shardex SHX1215: INSERT ... ON DUPLICATE KEY UPDATE into table lu_users"
+          + " ON DUPLICATE KEY UPDATE name = 'x'", "Shardex SHX1215: INSERT ... ON DUPLICATE KEY UPDATE into table ups_users"
           + " gives email 'same@x' in two rows of different tenant_id");
     }
   }

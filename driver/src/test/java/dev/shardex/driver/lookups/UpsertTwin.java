@@ -21,7 +21,7 @@ import java.util.Properties;
  * unique lookup must hold exactly one entry per row, naming the row's key.
  */
 final class UpsertTwin implements AutoCloseable {
-  static final String ORACLE_DB = "lu_oracle";
+  static final String ORACLE_DB = "ups_oracle";
 
   final Connection shardex;
   final Connection oracle;
