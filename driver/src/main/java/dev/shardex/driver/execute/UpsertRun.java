@@ -81,9 +81,10 @@ final class UpsertRun {
         String k = w.keys()[r].toString();
         String before = v == null ? null : seen.putIfAbsent(LookupValue.folded(v), k);
         if (before != null && !before.equals(k)) {
+          String why = !u.keyed()[i] ? "" : ", so the second row would " + (u.replace() ? "replace" : "update") + " the first one";
           throw ShardexError.UPSERT_LOOKUP.exception(verb(), def.name(), "gives " + w.lookups().get(i).column() + " '" + v
-              + "' in two rows of different " + def.keyColumn() + " (" + before + " and " + k + "), so the second row would "
-              + (u.replace() ? "replace" : "update") + " the first one", "send one statement per row");
+              + "' in two rows of different " + def.keyColumn() + " (" + before + " and " + k + ")" + why,
+              "send one statement per row");
         }
       }
     }

@@ -8,7 +8,6 @@ import dev.shardex.directory.TableDef;
 import dev.shardex.driver.route.UpsertWork;
 import dev.shardex.driver.sql.UpsertUpdate;
 import java.sql.PreparedStatement;
-import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.List;
@@ -98,19 +97,7 @@ final class UpsertShards {
   }
 
   private List<Object[]> query(int shard, boolean pin, String sql, List<Object> binds, int columns) throws SQLException {
-    return run(shard, pin, sql, binds, ps -> {
-      List<Object[]> rows = new ArrayList<>();
-      try (ResultSet rs = ps.executeQuery()) {
-        while (rs.next()) {
-          Object[] row = new Object[columns];
-          for (int c = 0; c < columns; c++) {
-            row[c] = rs.getObject(c + 1);
-          }
-          rows.add(row);
-        }
-      }
-      return rows;
-    });
+    return run(shard, pin, sql, binds, ps -> LookupOwners.collect(ps, columns));
   }
 
   /** A statement's work on one shard's connection (pinned to the transaction when {@code pin}). */
