@@ -17,7 +17,8 @@ import java.util.TreeMap;
  * shard's REPLACE deletes or ON DUPLICATE KEY UPDATE updates. They are read before the write
  * (locked inside a transaction), so the entries that stop naming a row can go once the write
  * commits: those of the rows a REPLACE deletes, and those an ON DUPLICATE KEY UPDATE row claimed
- * for values the row it updates does not hold.
+ * for values the row it updates does not hold. A statement's row that a later row of the same key
+ * collides with counts as such a row too.
  *
  * <p>Which statement row a row collides with is decided here by comparing values as the
  * directory's collation folds them. A miss leaves an extra entry, which reads tolerate (they
@@ -63,26 +64,64 @@ final class UpsertOwnRows {
     return own;
   }
 
-  /** REPLACE: the rows (lookup values, key) the shards' own REPLACE deletes. */
-  List<Object[]> replaced() {
+  /**
+   * REPLACE: the rows (lookup values, key) the shards' own REPLACE deletes: those read, and the
+   * statement's own rows that a later row of it replaces ({@link #replacedEarlier}).
+   */
+  List<Object[]> replaced(Set<Integer> skipped) {
     int width = w.lookups().size() + 1;
-    return found.stream().map(row -> Arrays.copyOf(row, width)).toList();
+    List<Object[]> rows = new ArrayList<>(found.stream().map(row -> Arrays.copyOf(row, width)).toList());
+    replacedEarlier(skipped).forEach(r -> rows.add(Arrays.copyOf(asRead(r), width)));
+    return rows;
   }
 
-  /**
-   * ON DUPLICATE KEY UPDATE: the entries its rows claimed (all but {@code skipped}) for values the
-   * row each one updates does not hold, so no row does once the update commits.
-   */
-  List<UpsertRun.Entry> unclaimed(Set<Integer> skipped) {
-    List<UpsertRun.Entry> out = new ArrayList<>();
-    for (Object[] row : found) {
-      for (int r = 0; r < w.keys().length; r++) {
-        if (!skipped.contains(r) && collides(row, r)) {
-          addUnclaimed(row, r, out);
+  /** The statement's rows (all but {@code skipped}) a later row of the same key collides with: that row replaces or updates them. */
+  Set<Integer> replacedEarlier(Set<Integer> skipped) {
+    Set<Integer> out = new java.util.TreeSet<>();
+    for (int r = 0; r < w.keys().length; r++) {
+      for (int later = r + 1; later < w.keys().length && !skipped.contains(r); later++) {
+        if (!skipped.contains(later) && collides(asRead(r), later)) {
+          out.add(r);
         }
       }
     }
     return out;
+  }
+
+  /**
+   * ON DUPLICATE KEY UPDATE: the entries its rows claimed (all but {@code skipped}) for values the
+   * row each one updates does not hold (a row read, or an earlier row of the statement), so no row
+   * does once the update commits.
+   */
+  List<UpsertRun.Entry> unclaimed(Set<Integer> skipped) {
+    List<UpsertRun.Entry> out = new ArrayList<>();
+    for (Object[] row : found) {
+      addUpdatedBy(row, 0, skipped, out);
+    }
+    for (int r = 0; r < w.keys().length; r++) {
+      if (!skipped.contains(r)) {
+        addUpdatedBy(asRead(r), r + 1, skipped, out);
+      }
+    }
+    return out;
+  }
+
+  /** The unclaimed entries of the statement's rows from {@code from} on that update {@code row}. */
+  private void addUpdatedBy(Object[] row, int from, Set<Integer> skipped, List<UpsertRun.Entry> out) {
+    for (int r = from; r < w.keys().length; r++) {
+      if (!skipped.contains(r) && collides(row, r)) {
+        addUnclaimed(row, r, out);
+      }
+    }
+  }
+
+  /** Statement row r as the read gives a row: its values of the columns read. */
+  private Object[] asRead(int r) {
+    Object[] row = new Object[columns.size()];
+    for (int c = 0; c < row.length; c++) {
+      row[c] = columns.get(c).equals(def.keyColumn()) ? w.keys()[r] : u.cell(r, columns.get(c));
+    }
+    return row;
   }
 
   private void addUnclaimed(Object[] row, int r, List<UpsertRun.Entry> out) {
@@ -108,9 +147,13 @@ final class UpsertOwnRows {
   }
 
   private static boolean same(Object stored, Object given) {
-    if (stored == null || given == null || given == UpsertWork.EXPRESSION || given == UpsertWork.ABSENT) {
+    if (unknown(stored) || unknown(given)) {
       return false;
     }
     return LookupValue.folded(LookupValue.of(stored)).equals(LookupValue.folded(LookupValue.of(given)));
+  }
+
+  private static boolean unknown(Object v) {
+    return v == null || v == UpsertWork.EXPRESSION || v == UpsertWork.ABSENT;
   }
 }

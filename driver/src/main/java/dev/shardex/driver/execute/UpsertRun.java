@@ -209,50 +209,103 @@ final class UpsertRun {
   private void update(LookupClaim claim, List<Held> live) throws SQLException {
     Map<Integer, List<Held>> byRow = new TreeMap<>();
     live.forEach(h -> byRow.computeIfAbsent(h.clash().row(), r -> new ArrayList<>()).add(h));
+    Map<Integer, Held> targets = new TreeMap<>();
     for (Map.Entry<Integer, List<Held>> e : byRow.entrySet()) {
-      refuseUpdate(e.getKey(), e.getValue());
+      Held target = target(e.getKey(), e.getValue());
+      if (target != null) {
+        refuseUpdate(e.getKey(), target);
+        targets.put(e.getKey(), target);
+      }
     }
-    for (Map.Entry<Integer, List<Held>> e : byRow.entrySet()) {
+    for (Map.Entry<Integer, Held> e : targets.entrySet()) {
       int r = e.getKey();
-      Held h = e.getValue().get(0);
+      Held h = e.getValue();
       Lookup l = w.lookups().get(h.clash().i());
       counted += shards.update(h.shard(), UpsertUpdate.of(sql, params, column -> inserted(r, column, h), def.name(),
           l.column(), h.clash().raw(), def.keyColumn(), h.key()));
       skipped.add(r);
-      release(claim, r, e.getValue());
+      release(claim, r, byRow.get(r));
     }
   }
 
-  /** An ON DUPLICATE KEY UPDATE row whose collision Shardex cannot resolve as MySQL would: refused by name. */
-  private void refuseUpdate(int r, List<Held> held) throws SQLException {
+  /**
+   * The row MySQL updates for row r: the one its PRIMARY KEY collides with (MySQL checks that key
+   * first), else the one row its other unique keys collide with; null when its PRIMARY KEY collides
+   * with a row of its own key (its shard's ON DUPLICATE KEY UPDATE updates that row, as sent).
+   * Refused by name: collisions with two rows on other keys than the PRIMARY KEY.
+   */
+  private Held target(int r, List<Held> held) throws SQLException {
+    for (Held h : held) {
+      if (u.primaryKey().equals(List.of(w.lookups().get(h.clash().i()).column()))) {
+        return h;
+      }
+    }
+    if (collidesOnItsShard(r, List.of(u.primaryKey()))) {
+      return null;
+    }
     Held h = held.get(0);
     for (Held other : held) {
       if (!sameRow(h, other)) {
         throw twoRows(r, describe(h) + " and " + describe(other));
       }
     }
+    if (collidesOnItsShard(r, u.uniqueKeys())) {
+      throw twoRows(r, describe(h) + " and a row of " + def.keyColumn() + " " + w.keys()[r] + " on its own shard");
+    }
+    return h;
+  }
+
+  private boolean collidesOnItsShard(int r, List<List<String>> keys) throws SQLException {
+    List<Object> binds = new ArrayList<>();
+    String match = keys.get(0).isEmpty() ? null : UpsertShards.match(u, keys, def, r, w.keys()[r], binds, true, verb());
+    return match != null && shards.any(w.shards()[r], def, match, binds);
+  }
+
+  /** An ON DUPLICATE KEY UPDATE of a row of another key that Shardex cannot run as MySQL would: refused by name. */
+  private void refuseUpdate(int r, Held h) throws SQLException {
     if (u.keySet() != null) {
       throw ShardexError.KEY_CHANGE.exception(def.name(), def.keyColumn(), "in ON DUPLICATE KEY UPDATE to " + u.keySet()
           + " for the row it collides with, which has " + def.keyColumn() + " " + h.key() + " (shard " + h.shard() + "; "
           + describe(h) + ")");
     }
-    for (int other = 0; other < w.keys().length; other++) {
-      if (other != r && w.keys()[other].toString().equals(h.clash().holder())) {
+    // the update of that row runs before the statement's own rows are written: an earlier row of the statement
+    // that meets that row too would then come second
+    for (int other = 0; other < r; other++) {
+      if (w.keys()[other].toString().equals(h.clash().holder()) && updatesAlso(other, h)) {
         throw ShardexError.UPSERT_LOOKUP.exception(verb(), def.name(), "gives a row that collides with the row of "
             + def.keyColumn() + " " + h.key() + " on shard " + h.shard() + " and another row of that key in the same"
-            + " statement, so their updates would not run in the statement's order", "send one statement per row");
+            + " statement before it that " + (changesUniqueColumns() ? "may collide with it once updated" : "collides with it too")
+            + ", so their updates would not run in the statement's order", "send one statement per row");
       }
     }
-    List<Object> binds = new ArrayList<>();
-    String match = UpsertShards.match(u, def, r, w.keys()[r], binds, true, verb());
-    if (match != null && shards.any(w.shards()[r], def, match, binds)) {
-      throw twoRows(r, describe(h) + " and a row of " + def.keyColumn() + " " + w.keys()[r] + " on its own shard");
+  }
+
+  /**
+   * Whether row {@code other}, which the statement sends to the shard of the row {@code h} that a
+   * row of it updates there, may meet that row too: it collides with it (the shard says, by its
+   * collation), or the update changes a column of a unique key, after which it might.
+   */
+  private boolean updatesAlso(int other, Held h) throws SQLException {
+    if (changesUniqueColumns()) {
+      return true;
     }
+    List<Object> binds = new ArrayList<>(List.of(h.clash().raw(), h.key()));
+    String match = UpsertShards.match(u, def, other, w.keys()[other], binds, true, verb());
+    String row = UpsertShards.quote(w.lookups().get(h.clash().i()).column()) + " = ? AND " + UpsertShards.quote(def.keyColumn())
+        + " = ?";
+    return match != null && shards.any(h.shard(), def, row + " AND " + match, binds);
+  }
+
+  /** Whether the assignments set a column of a unique key (other than a looked-up column, which they cannot change). */
+  private boolean changesUniqueColumns() {
+    return u.uniqueKeys().stream().flatMap(List::stream).anyMatch(c -> u.assigned().contains(c) && !c.equals(def.keyColumn())
+        && w.lookups().stream().noneMatch(l -> l.column().equals(c)));
   }
 
   private SQLException twoRows(int r, String which) {
     return ShardexError.UPSERT_LOOKUP.exception(verb(), def.name(), "gives a row (" + def.keyColumn() + " " + w.keys()[r]
-        + ") that collides with two rows, " + which + ", of which MySQL updates the one whose key it checks first",
+        + ") that collides with two rows on keys other than the PRIMARY KEY, " + which + ", of which MySQL updates the one"
+        + " whose key it checks first",
         "UPDATE the row you mean by its key or id");
   }
 
@@ -323,26 +376,29 @@ final class UpsertRun {
     if (!u.replace()) {
       return own.unclaimed(skipped);
     }
-    List<Entry> gone = new ArrayList<>();
+    List<Entry> entries = new ArrayList<>();
     int keyAt = w.lookups().size();
     List<Object[]> deleted = new ArrayList<>(replaced);
-    deleted.addAll(own.replaced());
+    deleted.addAll(own.replaced(skipped));
+    Set<Integer> replacedLater = own.replacedEarlier(skipped);
     for (Object[] row : deleted) {
       for (int j = 0; j < keyAt; j++) {
         String v = LookupValue.of(row[j]);
-        if (v != null && !written(j, v, String.valueOf(row[keyAt]))) {
-          gone.add(new Entry(w.lookups().get(j), v, row[j], String.valueOf(row[keyAt])));
+        if (v != null && !written(j, v, String.valueOf(row[keyAt]), replacedLater)) {
+          entries.add(new Entry(w.lookups().get(j), v, row[j], String.valueOf(row[keyAt])));
         }
       }
     }
-    return gone;
+    return entries;
   }
 
-  private boolean written(int j, String v, String k) {
+  /** Whether a row the statement writes and keeps (not skipped, not replaced by a later one) holds the value. */
+  private boolean written(int j, String v, String k, Set<Integer> replacedLater) {
     for (int r = 0; r < w.keys().length; r++) {
       String mine = LookupValue.of(w.rowValues()[r][j]);
       boolean sameKey = w.lookups().get(j).unique() || w.keys()[r].toString().equals(k);
-      if (!skipped.contains(r) && mine != null && sameKey && LookupValue.folded(mine).equals(LookupValue.folded(v))) {
+      if (!skipped.contains(r) && !replacedLater.contains(r) && mine != null && sameKey
+          && LookupValue.folded(mine).equals(LookupValue.folded(v))) {
         return true;
       }
     }

@@ -128,9 +128,15 @@ final class UpsertShards {
    */
   static String match(UpsertWork u, TableDef def, int r, Object key, List<Object> binds, boolean strict, String verb)
       throws SQLException {
+    return match(u, u.uniqueKeys(), def, r, key, binds, strict, verb);
+  }
+
+  /** As above, for the given unique keys of the table only. */
+  static String match(UpsertWork u, List<List<String>> uniqueKeys, TableDef def, int r, Object key, List<Object> binds,
+      boolean strict, String verb) throws SQLException {
     List<String> keys = new ArrayList<>();
     List<Object> values = new ArrayList<>();
-    for (List<String> uk : u.uniqueKeys()) {
+    for (List<String> uk : uniqueKeys) {
       List<Object> these = new ArrayList<>();
       for (String column : uk) {
         Object v = column.equals(def.keyColumn()) ? key : u.cell(r, column);

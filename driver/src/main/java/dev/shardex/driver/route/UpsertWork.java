@@ -14,12 +14,15 @@ import java.util.Locale;
  * (the driver's LookupUpserts), found while routing it: every row's value of every column it gives
  * ({@code VALUES(col)}; the unique keys a row may collide with on its own shard), which lookups are
  * a one-column PRIMARY or UNIQUE key of the table ({@code keyed[i]}: a value another key holds is
- * then the collision MySQL would resolve, not a duplicate), the table's unique keys and its
- * AUTO_INCREMENT column (a row that leaves it out collides on it with nothing), and what the
- * ON DUPLICATE KEY UPDATE sets the shard key to ({@code keySet}, null when it leaves it as it is).
+ * then the collision MySQL would resolve, not a duplicate), the table's unique keys, its PRIMARY KEY
+ * (MySQL checks it first, so an ON DUPLICATE KEY UPDATE updates the row it collides with there), its
+ * AUTO_INCREMENT column (a row that leaves it out collides on it with nothing), what the ON
+ * DUPLICATE KEY UPDATE sets the shard key to ({@code keySet}, null when it leaves it as it is) and
+ * the columns it assigns.
  */
 public record UpsertWork(boolean replace, List<String> columns, Object[][] cells, boolean[] keyed,
-    List<List<String>> uniqueKeys, String autoIncrement, String keySet) {
+    List<List<String>> uniqueKeys, List<String> primaryKey, String autoIncrement, String keySet,
+    java.util.Set<String> assigned) {
   /** A value the statement gives as an expression: known only once a shard computes it. */
   public static final Object EXPRESSION = marker("EXPRESSION");
   /** A column the statement does not give (the row gets its default). */
@@ -49,7 +52,8 @@ public record UpsertWork(boolean replace, List<String> columns, Object[][] cells
     ValueSource keySet = t.assignments().get(def.keyColumn());
     String changesKey = keySet == null || keeps(keySet, def.keyColumn(), def.name()) ? null : describe(keySet);
     return new UpsertWork(t.type() == dev.shardex.driver.sql.StatementType.REPLACE, List.copyOf(all), cells, keyed,
-        List.copyOf(schema.uniqueKeys().values()), schema.autoIncrement(), changesKey);
+        List.copyOf(schema.uniqueKeys().values()), schema.uniqueKeys().getOrDefault("PRIMARY", List.of()),
+        schema.autoIncrement(), changesKey, java.util.Set.copyOf(t.assignments().keySet()));
   }
 
   private static Object[] row(List<ValueSource> given, List<String> all, Object[] values, TableDef def, RoutePlan.Fill fill,
