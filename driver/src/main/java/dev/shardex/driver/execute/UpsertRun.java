@@ -28,7 +28,7 @@ final class UpsertRun {
   record Clash(int row, int i, String v, Object raw, String holder) {}
 
   /** A clash's holder: its key as the table holds it, its shard and its row (lookup values, key), null when gone. */
-  private record Held(Clash clash, Object key, Integer shard, Object[] row) {}
+  record Held(Clash clash, Object key, Integer shard, Object[] row) {}
 
   /** An entry whose row the upsert deletes: released once the delete commits, if no row took it meanwhile. */
   record Entry(Lookup l, String v, Object raw, String k) {}
@@ -49,6 +49,7 @@ final class UpsertRun {
   private final List<Object[]> replaced = new ArrayList<>();
   /** The rows the statement's rows collide with on their own shards. */
   private UpsertOwnRows own;
+  private final UpsertTargets targets;
   /** What MySQL counts for the work done here, besides the statement's own write. */
   private long counted;
 
@@ -64,9 +65,10 @@ final class UpsertRun {
     this.owners = owners;
     this.directory = directory;
     this.keyName = keyName;
+    this.targets = new UpsertTargets(w, shards, verb());
   }
 
-  private String verb() {
+  String verb() {
     return u.replace() ? "REPLACE" : "INSERT ... ON DUPLICATE KEY UPDATE";
   }
 
@@ -190,7 +192,7 @@ final class UpsertRun {
   private void replace(LookupClaim claim, List<Held> live) throws SQLException {
     if (inTransaction && !live.isEmpty()) {
       Held h = live.get(0);
-      throw ShardexError.UPSERT_LOOKUP.exception("REPLACE", def.name(), "inside a transaction gives " + describe(h)
+      throw ShardexError.UPSERT_LOOKUP.exception("REPLACE", def.name(), "inside a transaction gives " + targets.describe(h)
           + ": replacing that row re-points the value's lookup entry before the transaction commits, and a rollback would"
           + " leave the row without it", "run the REPLACE in autocommit (Shardex then deletes and inserts atomically), or"
           + " DELETE that row and commit first");
@@ -209,15 +211,15 @@ final class UpsertRun {
   private void update(LookupClaim claim, List<Held> live) throws SQLException {
     Map<Integer, List<Held>> byRow = new TreeMap<>();
     live.forEach(h -> byRow.computeIfAbsent(h.clash().row(), r -> new ArrayList<>()).add(h));
-    Map<Integer, Held> targets = new TreeMap<>();
+    Map<Integer, Held> updated = new TreeMap<>();
     for (Map.Entry<Integer, List<Held>> e : byRow.entrySet()) {
-      Held target = target(e.getKey(), e.getValue());
+      Held target = targets.target(e.getKey(), e.getValue());
       if (target != null) {
-        refuseUpdate(e.getKey(), target);
-        targets.put(e.getKey(), target);
+        targets.refuseUpdate(e.getKey(), target);
+        updated.put(e.getKey(), target);
       }
     }
-    for (Map.Entry<Integer, Held> e : targets.entrySet()) {
+    for (Map.Entry<Integer, Held> e : updated.entrySet()) {
       int r = e.getKey();
       Held h = e.getValue();
       Lookup l = w.lookups().get(h.clash().i());
@@ -228,106 +230,12 @@ final class UpsertRun {
     }
   }
 
-  /**
-   * The row MySQL updates for row r: the one its PRIMARY KEY collides with (MySQL checks that key
-   * first), else the one row its other unique keys collide with; null when its PRIMARY KEY collides
-   * with a row of its own key (its shard's ON DUPLICATE KEY UPDATE updates that row, as sent).
-   * Refused by name: collisions with two rows on other keys than the PRIMARY KEY.
-   */
-  private Held target(int r, List<Held> held) throws SQLException {
-    for (Held h : held) {
-      if (u.primaryKey().equals(List.of(w.lookups().get(h.clash().i()).column()))) {
-        return h;
-      }
-    }
-    if (collidesOnItsShard(r, List.of(u.primaryKey()))) {
-      return null;
-    }
-    Held h = held.get(0);
-    for (Held other : held) {
-      if (!sameRow(h, other)) {
-        throw twoRows(r, describe(h) + " and " + describe(other));
-      }
-    }
-    if (collidesOnItsShard(r, u.uniqueKeys())) {
-      throw twoRows(r, describe(h) + " and a row of " + def.keyColumn() + " " + w.keys()[r] + " on its own shard");
-    }
-    return h;
-  }
-
-  private boolean collidesOnItsShard(int r, List<List<String>> keys) throws SQLException {
-    List<Object> binds = new ArrayList<>();
-    String match = keys.get(0).isEmpty() ? null : UpsertShards.match(u, keys, def, r, w.keys()[r], binds, true, verb());
-    return match != null && shards.any(w.shards()[r], def, match, binds);
-  }
-
-  /** An ON DUPLICATE KEY UPDATE of a row of another key that Shardex cannot run as MySQL would: refused by name. */
-  private void refuseUpdate(int r, Held h) throws SQLException {
-    if (u.keySet() != null) {
-      throw ShardexError.KEY_CHANGE.exception(def.name(), def.keyColumn(), "in ON DUPLICATE KEY UPDATE to " + u.keySet()
-          + " for the row it collides with, which has " + def.keyColumn() + " " + h.key() + " (shard " + h.shard() + "; "
-          + describe(h) + ")");
-    }
-    // the update of that row runs before the statement's own rows are written: an earlier row of the statement
-    // that meets that row too would then come second
-    for (int other = 0; other < r; other++) {
-      if (w.keys()[other].toString().equals(h.clash().holder()) && updatesAlso(other, h)) {
-        throw ShardexError.UPSERT_LOOKUP.exception(verb(), def.name(), "gives a row that collides with the row of "
-            + def.keyColumn() + " " + h.key() + " on shard " + h.shard() + " and another row of that key in the same"
-            + " statement before it that " + (changesUniqueColumns() ? "may collide with it once updated" : "collides with it too")
-            + ", so their updates would not run in the statement's order", "send one statement per row");
-      }
-    }
-  }
-
-  /**
-   * Whether row {@code other}, which the statement sends to the shard of the row {@code h} that a
-   * row of it updates there, may meet that row too: it collides with it (the shard says, by its
-   * collation), or the update changes a column of a unique key, after which it might.
-   */
-  private boolean updatesAlso(int other, Held h) throws SQLException {
-    if (changesUniqueColumns()) {
-      return true;
-    }
-    List<Object> binds = new ArrayList<>(List.of(h.clash().raw(), h.key()));
-    String match = UpsertShards.match(u, def, other, w.keys()[other], binds, true, verb());
-    String row = UpsertShards.quote(w.lookups().get(h.clash().i()).column()) + " = ? AND " + UpsertShards.quote(def.keyColumn())
-        + " = ?";
-    return match != null && shards.any(h.shard(), def, row + " AND " + match, binds);
-  }
-
-  /** Whether the assignments set a column of a unique key (other than a looked-up column, which they cannot change). */
-  private boolean changesUniqueColumns() {
-    return u.uniqueKeys().stream().flatMap(List::stream).anyMatch(c -> u.assigned().contains(c) && !c.equals(def.keyColumn())
-        && w.lookups().stream().noneMatch(l -> l.column().equals(c)));
-  }
-
-  private SQLException twoRows(int r, String which) {
-    return ShardexError.UPSERT_LOOKUP.exception(verb(), def.name(), "gives a row (" + def.keyColumn() + " " + w.keys()[r]
-        + ") that collides with two rows on keys other than the PRIMARY KEY, " + which + ", of which MySQL updates the one"
-        + " whose key it checks first",
-        "UPDATE the row you mean by its key or id");
-  }
-
-  /** Whether two clashes of one row found the same row: unique values name one row each. */
-  private static boolean sameRow(Held a, Held b) {
-    Object theirs = a.row()[b.clash().i()];
-    return a.key().equals(b.key()) && theirs != null
-        && LookupValue.folded(LookupValue.of(theirs)).equals(LookupValue.folded(b.clash().v()));
-  }
-
-  private String describe(Held h) {
-    Lookup l = w.lookups().get(h.clash().i());
-    return l.column() + " '" + h.clash().v() + "', which the row of " + def.keyColumn() + " " + h.key() + " holds on shard "
-        + h.shard();
-  }
-
   /** The inserted row's value of a column for {@code VALUES(col)}: refused when only a shard could compute it. */
   private Object inserted(int r, String column, Held h) throws SQLException {
     Object v = u.cell(r, column);
     if (v == UpsertWork.EXPRESSION || v == UpsertWork.ABSENT) {
       throw ShardexError.UPSERT_LOOKUP.exception(verb(), def.name(), "reads VALUES(" + column + ") for the row it collides"
-          + " with on another shard (" + describe(h) + "), and gives " + column + (v == UpsertWork.ABSENT
+          + " with on another shard (" + targets.describe(h) + "), and gives " + column + (v == UpsertWork.ABSENT
           ? " no value (its default)" : " as an expression"), "give " + column + " as a literal or a ? parameter");
     }
     return v;

@@ -162,6 +162,20 @@ class LookupUpsertsTest {
   }
 
   @Test
+  void onDuplicateKeyUpdate_twoRowsMeetingOneRow_runInTheStatementsOrder_orAreRefused() throws Exception {
+    try (UpsertTwin twin = twin("")) {
+      twin.both(INSERT + row(261, t[0], "a261@x", "n"));
+      String upsert = " ON DUPLICATE KEY UPDATE name = CONCAT(name, VALUES(name))";
+      assertEquals(4, twin.both(INSERT + row(261, t[1], "z261@x", "b") + ", " + row(262, t[0], "a261@x", "c") + upsert),
+          "another tenant's row by id first (its update runs first), then the row's own tenant's by email");
+      assertRefused(twin, INSERT + row(262, t[0], "a261@x", "d") + ", " + row(261, t[1], "z261@x", "e") + upsert,
+          "Shardex SHX1215: INSERT ... ON DUPLICATE KEY UPDATE into table ups_users gives a row that collides with the row of"
+              + " tenant_id " + t[0] + " on shard " + twin.shardOf(t[0]) + " and another row of that key in the same statement"
+              + " before it that collides with it too");
+    }
+  }
+
+  @Test
   void onDuplicateKeyUpdate_sameTenant_andNoHolder_runOnTheShard() throws Exception {
     try (UpsertTwin twin = twin("")) {
       assertEquals(1, twin.both(INSERT + row(211, t[1], "a211@x", "n") + " ON DUPLICATE KEY UPDATE visits = visits + 1"));
