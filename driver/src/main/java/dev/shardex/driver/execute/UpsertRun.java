@@ -226,6 +226,8 @@ final class UpsertRun {
       counted += shards.update(h.shard(), UpsertUpdate.of(sql, params, column -> inserted(r, column, h), def.name(),
           l.column(), h.clash().raw(), def.keyColumn(), h.key()));
       skipped.add(r);
+    }
+    for (int r : updated.keySet()) {
       release(claim, r, byRow.get(r));
     }
   }
@@ -241,7 +243,11 @@ final class UpsertRun {
     return v;
   }
 
-  /** A row updated elsewhere is not inserted: its other unique values' entries, claimed for it, go (unless a row of its key has them). */
+  /**
+   * A row updated elsewhere is not inserted: its other unique values' entries, claimed for it, go,
+   * unless a row the statement writes under the same key gives the value too, or a row of that key
+   * on its shard has it.
+   */
   private void release(LookupClaim claim, int r, List<Held> held) throws SQLException {
     String k = w.keys()[r].toString();
     for (int j = 0; j < w.lookups().size(); j++) {
@@ -249,7 +255,8 @@ final class UpsertRun {
       String v = LookupValue.of(w.rowValues()[r][j]);
       int lookup = j;
       boolean clashed = held.stream().anyMatch(h -> h.clash().i() == lookup);
-      if (l.unique() && v != null && !clashed && claim.lock(l, v, k) && !owners.exists(def, l.column(), w.rowValues()[r][j], k)) {
+      if (l.unique() && v != null && !clashed && !written(j, v, k, Set.of()) && claim.lock(l, v, k)
+          && !owners.exists(def, l.column(), w.rowValues()[r][j], k)) {
         claim.delete(l, v, k);
         directory.lookups().forget(l, v);
       }

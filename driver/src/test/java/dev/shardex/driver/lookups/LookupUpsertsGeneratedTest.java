@@ -11,7 +11,7 @@ import org.junit.jupiter.api.Test;
 
 /**
  * Generated writes into a table with a unique id and a unique email (both looked up, neither with
- * the shard key) from a few ids, emails and tenants, so REPLACE, ON DUPLICATE KEY UPDATE, INSERT,
+ * the shard key) from a few ids, emails and tenants (two of them on one shard), so REPLACE, ON DUPLICATE KEY UPDATE, INSERT,
  * UPDATE and DELETE keep colliding across tenants and shards. (INSERT IGNORE is left out: the
  * entries a skipped row claimed stay, extra, which the exact check of entries would count.) Each runs through
  * Shardex and on one plain database ({@link UpsertTwin}): the same count or the same MySQL error,
@@ -28,7 +28,8 @@ class LookupUpsertsGeneratedTest {
     UpsertTwin.create(LookupUpsertsTest.USERS.replace("ups_users", "ups_gen"),
         "shardex:sharded key=tenant_id lookup=id unique lookup=email unique lookup=team");
     try (UpsertTwin twin = new UpsertTwin("ups_gen", "tenant_id", LookupUpsertsTest.COLUMNS, "")) {
-      long[] tenants = twin.keysOnDistinctShards(8300, 4);
+      long[] three = twin.keysOnDistinctShards(8300, 3);
+      long[] tenants = {three[0], three[1], three[2], twin.keyOnShardOf(three[0], 8400)}; // two tenants share a shard
       Random random = new Random(SEED);
       List<String> refused = new ArrayList<>();
       for (int i = 0; i < STATEMENTS; i++) {

@@ -143,6 +143,15 @@ final class UpsertTwin implements AutoCloseable {
     return keys;
   }
 
+  /** A key from {@code from} on, placed on the same shard as {@code key}. */
+  long keyOnShardOf(long key, long from) throws SQLException {
+    for (long k = from; ; k++) {
+      if (TestCluster.cluster(shardex).directory().routeWrite("default", k).shardId() == shardOf(key)) {
+        return k;
+      }
+    }
+  }
+
   static List<String> rows(Connection c, String sql) throws SQLException {
     List<String> out = new ArrayList<>();
     try (Statement s = c.createStatement(); ResultSet rs = s.executeQuery(sql)) {
