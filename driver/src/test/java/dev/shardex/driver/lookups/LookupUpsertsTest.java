@@ -176,6 +176,17 @@ class LookupUpsertsTest {
   }
 
   @Test
+  void onDuplicateKeyUpdate_aRowUpdatedElsewhere_keepsTheEntryOfAValueALaterRowWrites() throws Exception {
+    try (UpsertTwin twin = twin("")) {
+      twin.both(INSERT + row(271, t[0], "a271@x", "n"));
+      // the first row updates tenant 0's row by its email; the second, with the same id and tenant, is inserted
+      assertEquals(3, twin.both(INSERT + row(272, t[1], "a271@x", "u") + ", " + row(272, t[1], "b272@x", "v")
+          + " ON DUPLICATE KEY UPDATE name = VALUES(name)"));
+      assertEquals(List.of(Integer.toString(twin.shardOf(t[1]))), route(twin.shardex, "SELECT name FROM ups_users WHERE id = 272"));
+    }
+  }
+
+  @Test
   void onDuplicateKeyUpdate_sameTenant_andNoHolder_runOnTheShard() throws Exception {
     try (UpsertTwin twin = twin("")) {
       assertEquals(1, twin.both(INSERT + row(211, t[1], "a211@x", "n") + " ON DUPLICATE KEY UPDATE visits = visits + 1"));
