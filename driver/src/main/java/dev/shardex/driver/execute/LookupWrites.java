@@ -63,14 +63,18 @@ public final class LookupWrites {
   // ---- INSERT ------------------------------------------------------------------------------------
 
   private Outcome insert(LookupWork w, RoutePlan plan, Write write) throws SQLException {
-    try (LookupClaim claim = LookupClaim.open(directory.store())) {
+    try (LookupClaim claim = LookupClaim.open(directory.store()); HeldWrites held = session.holdWrites()) {
       Set<Integer> skipped = new TreeSet<>();
       for (int i = 0; i < w.lookups().size(); i++) {
         claimRows(claim, w, i, skipped);
       }
       RoutePlan rest = skipped.isEmpty() ? plan : LookupRows.without(plan, w.shards(), skipped);
-      Outcome out = rest == null ? Outcome.count(0, null) : write.run(rest);
+      LookupCrashPoint.CLAIMED.reached();
+      Outcome out = rest == null ? Outcome.count(0, null) : held.run(write, rest);
+      LookupCrashPoint.WRITTEN.reached();
       claim.commit();
+      LookupCrashPoint.CLAIM_COMMITTED.reached();
+      held.commit();
       return out;
     }
   }
@@ -142,10 +146,15 @@ public final class LookupWrites {
     int keyAt = w.lookups().size();
     List<Object[]> old = owners.read(plan.shards(), read.text(), params, read.firstParameter(), keyAt + 1);
     Outcome out;
-    try (LookupClaim claim = LookupClaim.open(directory.store())) {
+    try (LookupClaim claim = LookupClaim.open(directory.store());
+        HeldWrites held = w.type() == StatementType.UPDATE ? session.holdWrites() : HeldWrites.NONE) {
       claimNew(claim, w, old, keyAt);
-      out = write.run(plan);
+      LookupCrashPoint.CLAIMED.reached();
+      out = held.run(write, plan);
+      LookupCrashPoint.WRITTEN.reached();
       claim.commit();
+      LookupCrashPoint.CLAIM_COMMITTED.reached();
+      held.commit();
     }
     List<Entry> gone = entries(w, old, keyAt, false);
     List<Entry> rekeyed = entries(w, old, keyAt, true);
@@ -206,6 +215,7 @@ public final class LookupWrites {
 
   /** After the commit: deletes each entry whose row is gone, re-points each unique entry whose row changed its key. */
   private void settleAfter(LookupWork w, List<Entry> gone, List<Entry> rekeyed) throws SQLException {
+    LookupCrashPoint.RELEASING.reached();
     for (Entry e : gone) {
       Lookup l = w.lookups().get(e.i());
       try (LookupClaim claim = LookupClaim.open(directory.store())) {
