@@ -2,6 +2,7 @@ package dev.shardex.driver.execute;
 
 import dev.shardex.directory.Directory;
 import dev.shardex.directory.LookupClaim;
+import dev.shardex.directory.ShardexError;
 import dev.shardex.directory.TableDef;
 import dev.shardex.driver.route.LookupWork;
 import dev.shardex.driver.route.RoutePlan;
@@ -29,11 +30,14 @@ import java.util.List;
  * <p>Order and races: the claim ({@link LookupClaim}) locks each value's entry first and stays
  * open until the rows are written, as for INSERT, so a racing writer of the value waits. The
  * rows collided with are then read with a locking read, changed, and the statement's rows written,
- * all in one transaction: the caller's, or in autocommit one Shardex opens and commits (atomic
- * across the shards, as {@code shardex.transactions} makes it), so a failure changes nothing. Then
- * the claim commits, and the entries of rows deleted go after (as a DELETE's). A REPLACE of a
- * value another key holds is refused inside the caller's transaction: its entry moves when the
- * statement ends, and a rollback would leave the restored row without it.
+ * all in one transaction: the caller's, or in autocommit one Shardex opens (atomic across the
+ * shards, as {@code shardex.transactions} makes it), so a failure changes nothing. The claim
+ * commits before the rows do, as {@link HeldWrites} explains; the entries of rows deleted go after
+ * (as a DELETE's). A REPLACE of a value another key holds is refused inside the caller's
+ * transaction: its entry moves when the statement ends, and a rollback would leave the restored
+ * row without it. Its one crash window: a driver that dies after the claim's commit and before the
+ * rows' leaves that entry on the new key while the rows roll back ({@code shardex lookups verify
+ * --repair} points it back).
  */
 final class LookupUpserts {
   /** The work between the claim's opening and its commit. */
@@ -63,12 +67,12 @@ final class LookupUpserts {
     Outcome out;
     try (LookupClaim claim = LookupClaim.open(directory.store())) {
       List<UpsertRun.Clash> clashes = run.claimUnique(claim);
-      Body body = () -> {
+      Body settled = () -> {
         run.settle(claim, clashes);
         return run.write(claim, plan, write);
       };
-      out = clashes.isEmpty() ? run.write(claim, plan, write) : inTransaction(autoCommit, shards, body);
-      claim.commit();
+      out = clashes.isEmpty() ? held(claim, () -> run.write(claim, plan, write))
+          : autoCommit ? ownTransaction(claim, shards, run, settled) : callersTransaction(claim, shards, settled);
     }
     List<UpsertRun.Entry> gone = run.gone();
     if (!gone.isEmpty()) {
@@ -77,15 +81,35 @@ final class LookupUpserts {
     return counted(out, run.counted());
   }
 
-  /** The body in the caller's transaction, or in autocommit in one of its own, committed (or rolled back) here. */
-  private Outcome inTransaction(boolean autoCommit, UpsertShards shards, Body body) throws SQLException {
-    if (!autoCommit) {
-      return guarded(shards, body);
+  /** No row of another key involved: as an INSERT, the rows held uncommitted in autocommit until the claim commits. */
+  private Outcome held(LookupClaim claim, Body body) throws SQLException {
+    try (HeldWrites held = session.holdWrites()) {
+      Outcome out = shardsOwnError(held != HeldWrites.NONE, body);
+      claim.commit();
+      held.commit();
+      return out;
     }
+  }
+
+  private Outcome callersTransaction(LookupClaim claim, UpsertShards shards, Body body) throws SQLException {
+    Outcome out = guarded(shards, body);
+    claim.commit();
+    return out;
+  }
+
+  /**
+   * Autocommit, rows of other keys involved: one transaction of Shardex's own, atomic across the
+   * shards. The claim commits first, then the rows (see {@link HeldWrites}); when the rows' commit
+   * fails, the entries a REPLACE re-pointed go back to the rows that are still there.
+   */
+  private Outcome ownTransaction(LookupClaim claim, UpsertShards shards, UpsertRun run, Body body) throws SQLException {
     session.setAutoCommit(false);
+    boolean claimed = false;
     boolean committed = false;
     try {
-      Outcome out = guarded(shards, body);
+      Outcome out = shardsOwnError(true, () -> guarded(shards, body));
+      claim.commit();
+      claimed = true;
       session.commit();
       committed = true;
       return out;
@@ -93,7 +117,26 @@ final class LookupUpserts {
       if (!committed) {
         rollback();
       }
+      if (claimed && !committed) {
+        run.restoreRepointed();
+      }
       session.setAutoCommit(true);
+    }
+  }
+
+  /**
+   * The body; a write that failed on some shards after others applied it (SHX1505) is rolled back
+   * everywhere when {@code rolledBack}, so its error is the failing shard's own, as one server's
+   * statement rollback would report it.
+   */
+  private static Outcome shardsOwnError(boolean rolledBack, Body body) throws SQLException {
+    try {
+      return body.run();
+    } catch (SQLException e) {
+      if (rolledBack && ShardexError.WRITE_PARTIAL.is(e) && e.getCause() instanceof SQLException shard) {
+        throw shard;
+      }
+      throw e;
     }
   }
 

@@ -47,6 +47,8 @@ final class UpsertRun {
   private final Set<Integer> skipped = new TreeSet<>();
   /** Rows (lookup values, key) a REPLACE deletes on other keys' shards. */
   private final List<Object[]> replaced = new ArrayList<>();
+  /** The entries a REPLACE re-pointed from the rows it deletes to its own. */
+  private final List<Held> repointed = new ArrayList<>();
   /** The rows the statement's rows collide with on their own shards. */
   private UpsertOwnRows own;
   private final UpsertTargets targets;
@@ -205,6 +207,7 @@ final class UpsertRun {
         replaced.add(h.row());
       }
       repoint(claim, h.clash());
+      repointed.add(h);
     }
   }
 
@@ -264,6 +267,27 @@ final class UpsertRun {
   }
 
   // ---- the statement's own write, and after -----------------------------------------------------
+
+  /**
+   * The rows' commit failed after the claim's: each entry a REPLACE re-pointed goes back to the row
+   * it deleted if that row is still there (the rows rolled back). Best effort: what it cannot
+   * settle, {@code shardex lookups verify --repair} does.
+   */
+  void restoreRepointed() {
+    for (Held h : repointed) {
+      Lookup l = w.lookups().get(h.clash().i());
+      String to = w.keys()[h.clash().row()].toString();
+      try (LookupClaim claim = LookupClaim.open(directory.store())) {
+        if (claim.lock(l, h.clash().v(), to) && owners.exists(def, l.column(), h.clash().raw(), h.clash().holder())) {
+          claim.repoint(l, h.clash().v(), h.clash().holder());
+        }
+        claim.commit();
+      } catch (SQLException e) {
+        // the directory or the shard is what failed: lookups verify --repair settles it
+      }
+      directory.lookups().forget(l, h.clash().v());
+    }
+  }
 
   /** Claims the non-unique values of the rows it writes, then writes them (all but the skipped rows). */
   Outcome write(LookupClaim claim, RoutePlan plan, LookupWrites.Write write) throws SQLException {
