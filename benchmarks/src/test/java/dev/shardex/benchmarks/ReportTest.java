@@ -5,7 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
-/** The harness's arithmetic, without a sandbox: percentiles and paired round ratios. */
+/** The harness's arithmetic, without a sandbox: percentiles, paired round ratios, the caller-CPU summary. */
 class ReportTest {
 
   @Test
@@ -25,6 +25,20 @@ class ReportTest {
     assertEquals(0.9, rows.get(1).vsDirect(), 1e-9); // per round 0.9, 1.05, 0.9
     assertEquals(1.8, rows.get(1).vsShardingSphere(), 1e-9); // per round 1.8, 2.1, 1.8
     assertEquals(1.0, rows.get(0).vsDirect(), 1e-9);
+  }
+
+  @Test
+  void summary_cpuRatioAndDirectCpuBesideTheExtra() {
+    List<Report.Row> rows = Report.withRatios(List.of(cpuRow(Contender.DIRECT, 80), cpuRow(Contender.SHARDEX, 84)));
+    String s = Targets.summary(rows, List.of(), null);
+    org.junit.jupiter.api.Assertions.assertTrue(s.matches("(?s).*vs direct, median of 1 cells\\s+4\\.00 us.*"), s);
+    org.junit.jupiter.api.Assertions.assertTrue(s.matches("(?s).*Shardex / direct, median of the same cells\\s+1\\.050 .*"), s);
+    org.junit.jupiter.api.Assertions.assertTrue(s.matches("(?s).*direct's caller CPU per statement, median of the same cells\\s+80\\.0 us.*"), s);
+  }
+
+  private static Report.Row cpuRow(String contender, double callerCpu) {
+    return new Report.Row(Workload.POINT_SELECT, false, 1, contender, 100, 100, 100, 1, 2, callerCpu, callerCpu,
+        new double[] {100}, Double.NaN, Double.NaN);
   }
 
   private static Report.Row row(String contender, double... rounds) {
