@@ -117,7 +117,9 @@ public final class Harness {
       OUT.printf(Locale.ROOT, "%nMemory per cached directory entry: %.1f bytes (heap delta %.1f MB over %,d BIGINT keys)%n",
           memory.bytesPerEntry(), memory.heapDeltaBytes() / 1e6, memory.entries());
     }
-    String summary = Targets.summary(rows, startup, memory);
+    String summary = Targets.summary(rows, startup, memory) + String.format(Locale.ROOT,
+        "  %-70s %4.1f / %.1f (%d cores)%n", "machine load average (1 min) at the start / end of the run", o.loadAtStart,
+        loadAverage(), Runtime.getRuntime().availableProcessors());
     OUT.println();
     OUT.print(summary);
     Files.createDirectories(results);
@@ -258,6 +260,11 @@ public final class Harness {
     return rows;
   }
 
+  /** The system's 1-minute load average: other builds on this shared machine inflate every CPU figure. */
+  static double loadAverage() {
+    return java.lang.management.ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage();
+  }
+
   private static int maxOf(int[] a) {
     return Arrays.stream(a).max().orElse(1);
   }
@@ -294,6 +301,8 @@ public final class Harness {
     String tag;
     /** Extra URL options for the Shardex contender (experiments), e.g. "&useServerPrepStmts=true". */
     String shardexOptions;
+    /** The machine's load when the run started (see {@link #loadAverage}). */
+    double loadAtStart = loadAverage();
 
     static Options fromSystemProperties() {
       Options o = new Options();

@@ -19,8 +19,7 @@ final class Report {
   /** One contender on one cell, over all its rounds. */
   record Row(Workload workload, boolean fresh, int threads, String contender, double opsPerSecond, double minRound,
       double maxRound, double p50Micros, double p99Micros, double cpuMicrosPerOp, double callerCpuMicrosPerOp,
-      double[] roundOps, double vsDirect,
-      double vsShardingSphere) {
+      double[] roundOps, double[] roundCallerCpu, double vsDirect, double vsShardingSphere) {
 
     String cell() {
       return workload.label() + (fresh ? ", fresh prepare" : "");
@@ -35,12 +34,14 @@ final class Report {
     long cpu = 0;
     long callerCpu = 0;
     double[] roundOps = new double[rounds.size()];
+    double[] roundCallerCpu = new double[rounds.size()];
     double min = Double.MAX_VALUE;
     double max = 0;
     int total = 0;
     for (int i = 0; i < rounds.size(); i++) {
       Runner.Round r = rounds.get(i);
       roundOps[i] = r.opsPerSecond();
+      roundCallerCpu[i] = r.callerCpuNanos() / 1e3 / Math.max(1, r.ops());
       ops += r.ops();
       nanos += r.nanos();
       cpu += r.cpuNanos();
@@ -57,7 +58,8 @@ final class Report {
     }
     Arrays.sort(all);
     return new Row(w, fresh, threads, contender, ops * 1e9 / nanos, min, max, percentile(all, 0.50) / 1e3,
-        percentile(all, 0.99) / 1e3, cpu / 1e3 / ops, callerCpu / 1e3 / ops, roundOps, Double.NaN, Double.NaN);
+        percentile(all, 0.99) / 1e3, cpu / 1e3 / ops, callerCpu / 1e3 / ops, roundOps, roundCallerCpu, Double.NaN,
+        Double.NaN);
   }
 
   static double percentile(long[] sorted, double p) {
@@ -77,7 +79,8 @@ final class Report {
     List<Row> out = new ArrayList<>();
     for (Row r : rows) {
       out.add(new Row(r.workload(), r.fresh(), r.threads(), r.contender(), r.opsPerSecond(), r.minRound(), r.maxRound(),
-          r.p50Micros(), r.p99Micros(), r.cpuMicrosPerOp(), r.callerCpuMicrosPerOp(), r.roundOps(), pairedRatio(r, find(rows, r, Contender.DIRECT)),
+          r.p50Micros(), r.p99Micros(), r.cpuMicrosPerOp(), r.callerCpuMicrosPerOp(), r.roundOps(), r.roundCallerCpu(),
+          pairedRatio(r, find(rows, r, Contender.DIRECT)),
           pairedRatio(r, find(rows, r, Contender.SHARDING_SPHERE))));
     }
     return out;
@@ -92,8 +95,27 @@ final class Report {
     for (int i = 0; i < n; i++) {
       ratios[i] = r.roundOps()[i] / base.roundOps()[i];
     }
-    Arrays.sort(ratios);
-    return n == 0 ? Double.NaN : n % 2 == 1 ? ratios[n / 2] : (ratios[n / 2 - 1] + ratios[n / 2]) / 2;
+    return median(ratios);
+  }
+
+  /**
+   * The median over rounds of the per-round difference of caller CPU per operation: a burst of
+   * another process's work that lands on one contender's round moves one difference, not the median.
+   */
+  static double pairedCpuExtra(Row r, Row base) {
+    int n = Math.min(r.roundCallerCpu().length, base.roundCallerCpu().length);
+    double[] extra = new double[n];
+    for (int i = 0; i < n; i++) {
+      extra[i] = r.roundCallerCpu()[i] - base.roundCallerCpu()[i];
+    }
+    return median(extra);
+  }
+
+  private static double median(double[] values) {
+    double[] v = values.clone();
+    Arrays.sort(v);
+    int n = v.length;
+    return n == 0 ? Double.NaN : n % 2 == 1 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
   }
 
   static Row find(List<Row> rows, Row like, String contender) {

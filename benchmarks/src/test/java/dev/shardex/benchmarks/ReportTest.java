@@ -1,11 +1,12 @@
 package dev.shardex.benchmarks;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
-/** The harness's arithmetic, without a sandbox: percentiles and paired round ratios. */
+/** The harness's arithmetic, without a sandbox: percentiles, paired round ratios, the caller-CPU summary. */
 class ReportTest {
 
   @Test
@@ -27,8 +28,26 @@ class ReportTest {
     assertEquals(1.0, rows.get(0).vsDirect(), 1e-9);
   }
 
+  @Test
+  void summary_pairedExtraIgnoresABurstInOneRound() {
+    // Shardex's second round was hit by another process's burst: 124 µs/op against direct's 80
+    List<Report.Row> rows = Report.withRatios(List.of(cpuRow(Contender.DIRECT, 80, 80, 80),
+        cpuRow(Contender.SHARDEX, 84, 124, 84)));
+    String s = Targets.summary(rows, List.of(), null);
+    assertTrue(s.matches("(?s).*vs direct, median of 1 cells\\s+17\\.33 us.*"), s);
+    assertTrue(s.matches("(?s).*median over rounds of the per-round difference\\s+4\\.00 us.*"), s);
+    assertTrue(s.matches("(?s).*Shardex / direct, median of the same cells\\s+1\\.217 .*"), s);
+    assertTrue(s.matches("(?s).*direct's caller CPU per statement, median of the same cells\\s+80\\.0 us.*"), s);
+  }
+
+  private static Report.Row cpuRow(String contender, double... roundCpu) {
+    double overall = java.util.Arrays.stream(roundCpu).average().orElseThrow();
+    return new Report.Row(Workload.POINT_SELECT, false, 1, contender, 100, 100, 100, 1, 2, overall, overall,
+        new double[] {100, 100, 100}, roundCpu, Double.NaN, Double.NaN);
+  }
+
   private static Report.Row row(String contender, double... rounds) {
     return new Report.Row(Workload.POINT_SELECT, false, 1, contender, rounds[0], rounds[0], rounds[0], 1, 2, 3, 4, rounds,
-        Double.NaN, Double.NaN);
+        new double[rounds.length], Double.NaN, Double.NaN);
   }
 }
