@@ -70,9 +70,9 @@ final class LookupsCommand extends CliCommand.Group {
     }
   }
 
-  @Command(name = "verify", description = {"Check a lookup against the rows (exit code 2 if anything is wrong): rows without their",
-      "entry (missing), entries without their row (extra: a crash or a rollback left them), and unique values two",
-      "live rows hold (duplicate)."})
+  @Command(name = "verify", description = {"Check a lookup against the rows (exit code 2 if anything is wrong).",
+      "It lists rows without their entry (missing), entries without their row (extra: a crash or a rollback left",
+      "them), and unique values two live rows hold (duplicate)."})
   static final class Verify extends CliCommand {
     @Mixin
     Target target;
