@@ -57,6 +57,38 @@ final class CacheMemory {
     }
   }
 
+  /**
+   * Heap per cached entry of a unique lookup ({@code Lookups}' cache: "index:value" -> shard key,
+   * both strings), measured the same way: {@code entries} ids of one lookup, each naming an owner key,
+   * put into the Directory's own cache object, then one {@code cachedKey} of a value that only the
+   * cache holds proves they are what routing reads.
+   */
+  @SuppressWarnings("unchecked")
+  static Result measureLookups(DirectoryStore store, int entries) throws Exception {
+    try (Directory dir = Directory.open(store, DirectoryOptions.defaults().withAutoPoll(false), "bench-lookup-memory")) {
+      Field f = dir.lookups().getClass().getDeclaredField("entries");
+      f.setAccessible(true);
+      Cache<String, String> cache = (Cache<String, String>) f.get(dir.lookups());
+      cache.invalidateAll();
+      cache.cleanUp();
+      int index = 999_999; // no such lookup in the directory: a value the cache misses reads as "no entry"
+      long before = usedHeapAfterGc();
+      for (int i = 0; i < entries; i++) {
+        cache.put(index + ":" + (1_000_000 + i), Long.toString(100_000 + i / 10)); // ten pets per owner
+      }
+      cache.cleanUp();
+      long after = usedHeapAfterGc();
+      String k = dir.lookups().cachedKey(new dev.shardex.directory.Lookup(index, "pets", "id", true),
+          Integer.toString(1_000_000 + entries / 2));
+      if (k == null || cache.estimatedSize() < entries * 0.99) {
+        throw new IllegalStateException("the lookup cache does not hold the entries: " + cache.estimatedSize());
+      }
+      long delta = after - before;
+      cache.invalidateAll();
+      return new Result(entries, delta, (double) delta / entries);
+    }
+  }
+
   static long usedHeapAfterGc() throws InterruptedException {
     long used = Long.MAX_VALUE;
     for (int i = 0; i < 4; i++) {

@@ -116,6 +116,9 @@ public final class Harness {
       memory = CacheMemory.measure(cluster.store(), 1_000_000, 1L << 45);
       OUT.printf(Locale.ROOT, "%nMemory per cached directory entry: %.1f bytes (heap delta %.1f MB over %,d BIGINT keys)%n",
           memory.bytesPerEntry(), memory.heapDeltaBytes() / 1e6, memory.entries());
+      CacheMemory.Result lookups = CacheMemory.measureLookups(cluster.store(), 1_000_000);
+      OUT.printf(Locale.ROOT, "Memory per cached unique-lookup entry: %.1f bytes (heap delta %.1f MB over %,d 7-digit ids)%n",
+          lookups.bytesPerEntry(), lookups.heapDeltaBytes() / 1e6, lookups.entries());
     }
     String summary = Targets.summary(rows, startup, memory) + String.format(Locale.ROOT,
         "  %-70s %4.1f / %.1f (%d cores)%n", "machine load average (1 min) at the start / end of the run", o.loadAtStart,
