@@ -17,13 +17,41 @@ import javax.sql.DataSource;
  */
 public final class DirectoryStore {
   private final DataSource dataSource;
+  private final ClaimPool claims;
 
   public DirectoryStore(DataSource dataSource) {
+    this(dataSource, null);
+  }
+
+  DirectoryStore(DataSource dataSource, ClaimPool claims) {
     this.dataSource = dataSource;
+    this.claims = claims;
   }
 
   public DataSource dataSource() {
     return dataSource;
+  }
+
+  /**
+   * A connection for a {@link LookupClaim}: from the claims pool (autocommit off) when this store
+   * has one, else from the directory pool (autocommit on; the claim turns it off and back on).
+   */
+  Connection claimConnection() throws SQLException {
+    if (claims != null) {
+      return claims.connection();
+    }
+    try {
+      return dataSource.getConnection();
+    } catch (SQLException e) {
+      throw named(e);
+    }
+  }
+
+  /** Closes the claims pool, if this store has one (the directory pool is its owner's to close). */
+  void closeClaims() {
+    if (claims != null) {
+      claims.close();
+    }
   }
 
   public void init() throws SQLException {

@@ -22,16 +22,21 @@ import java.util.List;
  */
 public final class LookupClaim implements AutoCloseable {
   private final Connection c;
+  /** Whether the connection came in autocommit (the directory pool's) and goes back so. */
+  private final boolean restore;
   private boolean done;
 
   LookupClaim(Connection c) throws SQLException {
     this.c = c;
-    c.setAutoCommit(false);
+    this.restore = c.getAutoCommit();
+    if (restore) {
+      c.setAutoCommit(false);
+    }
   }
 
-  /** Opens a claim on one of the directory's pooled connections. */
+  /** Opens a claim on a connection of the claims pool (see {@link ClaimPool}). */
   public static LookupClaim open(DirectoryStore store) throws SQLException {
-    Connection c = store.dataSource().getConnection();
+    Connection c = store.claimConnection();
     try {
       return new LookupClaim(c);
     } catch (SQLException e) {
@@ -121,12 +126,17 @@ public final class LookupClaim implements AutoCloseable {
   }
 
   /**
-   * The owner rows are written: the entries become visible. Switching autocommit back on commits
-   * (JDBC), one round trip for both, and the pool finds the connection as it lent it.
+   * The owner rows are written: the entries become visible. On a directory pool connection,
+   * switching autocommit back on commits (JDBC), one round trip for both, and the pool finds the
+   * connection as it lent it.
    */
   public void commit() throws SQLException {
     done = true;
-    c.setAutoCommit(true);
+    if (restore) {
+      c.setAutoCommit(true);
+    } else {
+      c.commit();
+    }
   }
 
   /** Ends the claim; entries not committed are rolled back. Never throws. */
@@ -135,6 +145,8 @@ public final class LookupClaim implements AutoCloseable {
     try {
       if (!done) {
         c.rollback();
+      }
+      if (!done && restore) {
         c.setAutoCommit(true);
       }
     } catch (SQLException e) {
