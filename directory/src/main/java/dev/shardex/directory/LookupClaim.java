@@ -139,6 +139,11 @@ public final class LookupClaim implements AutoCloseable {
     }
   }
 
+  /** Undoes everything the claim did so far (its locks go too) and goes on on the same connection. */
+  public void restart() throws SQLException {
+    c.rollback();
+  }
+
   /** Ends the claim; entries not committed are rolled back. Never throws. */
   @Override
   public void close() {

@@ -4,6 +4,7 @@ import dev.shardex.directory.ShardexError;
 import dev.shardex.driver.execute.ShardAccess;
 import dev.shardex.driver.execute.ShardLease;
 import dev.shardex.driver.route.Fanout;
+import dev.shardex.driver.route.LookupRoute;
 import dev.shardex.driver.route.RoutePlan;
 import dev.shardex.driver.sql.Analysis;
 import dev.shardex.driver.sql.RouteTemplate;
@@ -41,8 +42,16 @@ final class BatchRunner {
       }
       return out;
     };
-    return conn.holdsInserts() ? oneByOne(conn, owner, entries.run())
-        : heldOr(conn, owner, entries, () -> plainGrouped(conn, sqls));
+    if (conn.holdsInserts()) {
+      return oneByOne(conn, owner, entries.run());
+    }
+    List<Entry> parsed = entries.run();
+    for (Entry e : parsed) {
+      if (LookupRoute.maintains(e.template(), conn.cluster().directory())) {
+        return oneByOne(conn, owner, parsed); // each keeps its lookups as one statement does
+      }
+    }
+    return heldOr(conn, owner, () -> parsed, () -> plainGrouped(conn, sqls));
   }
 
   private static long[] plainGrouped(ShardexConnection conn, List<String> sqls) throws SQLException {
@@ -78,25 +87,26 @@ final class BatchRunner {
       }
       return out;
     };
-    return conn.holdsInserts() ? oneByOne(conn, owner, entries.run())
-        : heldOr(conn, owner, entries, () -> preparedGrouped(conn, owner, sets));
+    boolean lookups = LookupRoute.maintains(owner.template(), conn.cluster().directory());
+    return conn.holdsInserts() || lookups && !BatchLookups.claimable(owner.template()) ? oneByOne(conn, owner, entries.run())
+        : heldOr(conn, owner, entries, () -> preparedGrouped(conn, owner, sets, lookups));
   }
 
-  private static long[] preparedGrouped(ShardexConnection conn, ShardexPreparedStatement owner, List<Parameters> sets)
-      throws SQLException {
+  private static long[] preparedGrouped(ShardexConnection conn, ShardexPreparedStatement owner, List<Parameters> sets,
+      boolean lookups) throws SQLException {
     RouteTemplate t = owner.template();
     refuseSessionReads(t, owner.sql());
-    Map<Integer, List<Part>> perShard = new TreeMap<>();
+    BatchLookups kept = lookups ? new BatchLookups(conn.cluster(), conn.session()) : null;
     List<RoutePlan> plans = new ArrayList<>();
     List<Object[]> args = new ArrayList<>();
     try {
       for (int i = 0; i < sets.size(); i++) {
-        RoutePlan plan = conn.batchPlanFor(t, sets.get(i).values());
-        plans.add(plan);
+        plans.add(kept == null ? conn.batchPlanFor(t, sets.get(i).values()) : kept.route(t, sets.get(i).values()));
         args.add(sets.get(i).values());
-        addParts(perShard, plan, i, owner.sql(), sets.get(i));
       }
-      return tracked(conn, run(conn, perShard, plans, owner), java.util.Collections.nCopies(sets.size(), t), plans, args,
+      BatchLookups.Run shards = p -> run(conn, preparedParts(p, owner, sets), p, owner);
+      long[] counts = kept == null ? shards.run(plans) : kept.run(plans, shards);
+      return tracked(conn, counts, java.util.Collections.nCopies(sets.size(), t), plans, args,
           java.util.Collections.nCopies(sets.size(), owner.sql()));
     } catch (SQLException | RuntimeException e) {
       conn.session().values().failed();
@@ -104,6 +114,18 @@ final class BatchRunner {
     } finally {
       settle(conn, plans);
     }
+  }
+
+  /** Each shard's share of the entries that run (a null plan: the entry runs nothing). */
+  private static Map<Integer, List<Part>> preparedParts(List<RoutePlan> plans, ShardexPreparedStatement owner,
+      List<Parameters> sets) throws SQLException {
+    Map<Integer, List<Part>> perShard = new TreeMap<>();
+    for (int i = 0; i < plans.size(); i++) {
+      if (plans.get(i) != null) {
+        addParts(perShard, plans.get(i), i, owner.sql(), sets.get(i));
+      }
+    }
+    return perShard;
   }
 
   /** One batch entry, run on its own: its template, values, text and call. */
