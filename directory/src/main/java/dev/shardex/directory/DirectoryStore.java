@@ -254,15 +254,17 @@ public final class DirectoryStore {
 
   // ---- the change log and clients --------------------------------------------------------------
 
-  /** Appends a change inside the caller's transaction; the counter row lock orders commits. */
+  /**
+   * Appends a change inside the caller's transaction; the counter row lock orders commits. The new
+   * id comes back in the UPDATE's own answer (LAST_INSERT_ID(expr) sets the OK packet's insert id,
+   * which JDBC returns as its generated key): no SELECT LAST_INSERT_ID() round trip.
+   */
   static long logChange(Connection c, Change.Kind kind, String keySpace, String key, String ref) throws SQLException {
     long id;
     try (Statement s = c.createStatement()) {
-      s.executeUpdate("UPDATE change_counter SET last_change = LAST_INSERT_ID(last_change + 1) WHERE id = 1");
-      try (ResultSet rs = s.executeQuery("SELECT LAST_INSERT_ID()")) {
-        rs.next();
-        id = rs.getLong(1);
-      }
+      s.executeUpdate("UPDATE change_counter SET last_change = LAST_INSERT_ID(last_change + 1) WHERE id = 1",
+          Statement.RETURN_GENERATED_KEYS);
+      id = counted(s);
     }
     try (PreparedStatement ps = c.prepareStatement("INSERT INTO changes (id, kind, keyspace, k, ref) VALUES (?, ?, ?, ?, ?)")) {
       ps.setLong(1, id);
@@ -273,6 +275,19 @@ public final class DirectoryStore {
       ps.executeUpdate();
     }
     return id;
+  }
+
+  /** The counter's new value: the UPDATE's generated key, else (a driver that does not report it) read back. */
+  private static long counted(Statement s) throws SQLException {
+    try (ResultSet keys = s.getGeneratedKeys()) {
+      if (keys.next() && keys.getLong(1) > 0) {
+        return keys.getLong(1);
+      }
+    }
+    try (ResultSet rs = s.executeQuery("SELECT LAST_INSERT_ID()")) {
+      rs.next();
+      return rs.getLong(1);
+    }
   }
 
   public long lastChange() throws SQLException {
