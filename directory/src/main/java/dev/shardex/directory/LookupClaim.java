@@ -46,22 +46,34 @@ public final class LookupClaim implements AutoCloseable {
   }
 
   /**
-   * Adds every entry {@code vs[i] -> ks[i]} of one lookup in one round trip; returns the indexes of
-   * the values another key already holds (unique lookups; none for non-unique ones).
+   * Adds every entry {@code vs[i] -> ks[i]} of one lookup, {@value #CHUNK} rows a statement (one
+   * round trip for an INSERT's rows); returns the indexes of the values another key already holds
+   * (unique lookups; none for non-unique ones).
    */
   public List<Integer> add(Lookup l, List<String> vs, List<String> ks) throws SQLException {
-    String table = table(l);
-    String rows = String.join(", ", java.util.Collections.nCopies(vs.size(), "(?, ?, ?)"));
-    int added;
-    try (PreparedStatement ps = c.prepareStatement("INSERT IGNORE INTO " + table + " (index_id, v, k) VALUES " + rows)) {
-      for (int i = 0; i < vs.size(); i++) {
-        ps.setInt(i * 3 + 1, l.id());
-        ps.setString(i * 3 + 2, vs.get(i));
-        ps.setString(i * 3 + 3, ks.get(i));
-      }
-      added = ps.executeUpdate();
+    int added = 0;
+    for (int from = 0; from < vs.size(); from += CHUNK) {
+      added += insertIgnore(l, vs, ks, from, Math.min(vs.size(), from + CHUNK));
     }
     return added == vs.size() || !l.unique() ? List.of() : held(l, vs, ks);
+  }
+
+  /**
+   * Most entries one INSERT IGNORE adds: a batch's claim stays well inside max_allowed_packet, and
+   * the statement texts (one per row count) stay few enough to keep prepared.
+   */
+  static final int CHUNK = 100;
+
+  private int insertIgnore(Lookup l, List<String> vs, List<String> ks, int from, int to) throws SQLException {
+    String rows = String.join(", ", java.util.Collections.nCopies(to - from, "(?, ?, ?)"));
+    try (PreparedStatement ps = c.prepareStatement("INSERT IGNORE INTO " + table(l) + " (index_id, v, k) VALUES " + rows)) {
+      for (int i = from; i < to; i++) {
+        ps.setInt((i - from) * 3 + 1, l.id());
+        ps.setString((i - from) * 3 + 2, vs.get(i));
+        ps.setString((i - from) * 3 + 3, ks.get(i));
+      }
+      return ps.executeUpdate();
+    }
   }
 
   private List<Integer> held(Lookup l, List<String> vs, List<String> ks) throws SQLException {

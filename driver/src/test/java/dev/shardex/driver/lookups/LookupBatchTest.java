@@ -64,26 +64,32 @@ class LookupBatchTest {
   }
 
   @Test
-  void insertBatch_keepsEveryEntryWithOneClaimStatement() throws Exception {
+  void insertBatch_keepsEveryEntryWithOneClaimStatementPerHundredRows() throws Exception {
     TestCluster.run("CREATE TABLE lb_pets " + PETS + " COMMENT='shardex:sharded key=owner_id lookup=id unique'");
+    int n = 250;
+    Map<String, String> expected = new TreeMap<>();
     try (Connection c = TestCluster.connect();
         PreparedStatement ps = c.prepareStatement("INSERT INTO lb_pets (id, owner_id, name) VALUES (?, ?, 'x')")) {
       long claimsBefore = directoryStatus("Com_insert");
-      for (int id = 1; id <= 40; id++) {
+      for (int id = 1; id <= n; id++) {
         ps.setLong(1, id);
         ps.setLong(2, OWNERS[id % 4]);
         ps.addBatch();
+        expected.put(Integer.toString(id), Long.toString(OWNERS[id % 4]));
       }
-      assertArrayEquals(filled(40, 1), ps.executeLargeBatch());
-      assertEquals(1, directoryStatus("Com_insert") - claimsBefore, "one INSERT IGNORE claims the batch's 40 entries");
-      for (int id = 1; id <= 40; id++) {
-        assertEquals(1, TestCluster.countOnShard(id % 4, "lb_pets", "id = " + id + " AND owner_id = " + OWNERS[id % 4]));
+      assertArrayEquals(filled(n, 1), ps.executeLargeBatch());
+      assertEquals(3, directoryStatus("Com_insert") - claimsBefore, "three INSERT IGNOREs claim the batch's 250 entries");
+      for (int id = 1; id <= n; id += 37) {
         assertEquals(Long.toString(OWNERS[id % 4]), LookupRoutingTest.one(c, "SELECT owner_id FROM lb_pets WHERE id = ?", id));
       }
     }
-    Map<String, String> entries = entries("lb_pets", "id");
-    assertEquals(40, entries.size());
-    assertEquals(Long.toString(OWNERS[3]), entries.get("7"));
+    assertEquals(expected, entries("lb_pets", "id"));
+    for (int shard = 0; shard < TestCluster.SHARDS; shard++) {
+      String owner = Long.toString(OWNERS[shard]);
+      long mine = expected.values().stream().filter(owner::equals).count();
+      assertEquals(mine, TestCluster.countOnShard(shard, "lb_pets", "owner_id = " + OWNERS[shard]), "shard " + shard);
+      assertEquals(mine, TestCluster.countOnShard(shard, "lb_pets", null), "only its own owner's rows on shard " + shard);
+    }
   }
 
   @Test
