@@ -32,17 +32,25 @@ class LookupBatchTest {
   private static final long[] OWNERS = new long[TestCluster.SHARDS];
 
   @BeforeAll
-  static void placeOwners() throws SQLException {
-    TestCluster.run("CREATE TABLE lb_owners (owner_id BIGINT PRIMARY KEY) COMMENT='shardex:sharded key=owner_id'");
+  static synchronized void placeOwners() throws SQLException {
+    TestCluster.run("CREATE TABLE IF NOT EXISTS lb_owners (owner_id BIGINT PRIMARY KEY) COMMENT='shardex:sharded key=owner_id'");
     try (Connection c = TestCluster.connect(); Statement s = c.createStatement()) {
       for (long owner = 1_000; owner < 1_100 && !allPlaced(); owner++) {
-        s.executeUpdate("INSERT INTO lb_owners VALUES (" + owner + ")");
+        s.executeUpdate("INSERT IGNORE INTO lb_owners VALUES (" + owner + ")");
         int shard = shardOf(owner);
         if (OWNERS[shard] == 0) {
           OWNERS[shard] = owner;
         }
       }
     }
+  }
+
+  /** An owner the directory placed on {@code shard}. */
+  static long owner(int shard) throws SQLException {
+    if (!allPlaced()) {
+      placeOwners();
+    }
+    return OWNERS[shard];
   }
 
   private static boolean allPlaced() {
