@@ -22,10 +22,7 @@ class LookupPartialWriteTest {
   void splitInsertRefusedByOneShard_keepsTheEntryOfTheRowTheOtherWrote() throws Exception {
     long a = LookupBatchTest.owner(0);
     long b = LookupBatchTest.owner(1);
-    // code is unique per shard only (no lookup on it): the second shard refuses the second row
-    TestCluster.run("CREATE TABLE lpw_items (id BIGINT PRIMARY KEY, owner_id BIGINT NOT NULL, code VARCHAR(10),"
-        + " UNIQUE KEY uk_code (code)) COMMENT='shardex:sharded key=owner_id lookup=id unique'",
-        "INSERT INTO lpw_items VALUES (1, " + b + ", 'taken')");
+    create("lpw_items", b); // the second shard refuses the second row
     try (Connection c = TestCluster.connect(); Statement s = c.createStatement()) {
       SQLException e = assertThrows(SQLException.class,
           () -> s.executeUpdate("INSERT INTO lpw_items VALUES (10, " + a + ", 'new'), (11, " + b + ", 'taken')"));
@@ -39,14 +36,19 @@ class LookupPartialWriteTest {
   @Test
   void insertRefusedByItsOneShard_leavesNoEntry() throws Exception {
     long b = LookupBatchTest.owner(1);
-    TestCluster.run("CREATE TABLE lpw_one (id BIGINT PRIMARY KEY, owner_id BIGINT NOT NULL, code VARCHAR(10),"
-        + " UNIQUE KEY uk_code (code)) COMMENT='shardex:sharded key=owner_id lookup=id unique'",
-        "INSERT INTO lpw_one VALUES (1, " + b + ", 'taken')");
+    create("lpw_one", b);
     try (Connection c = TestCluster.connect(); Statement s = c.createStatement()) {
       SQLException e = assertThrows(SQLException.class,
           () -> s.executeUpdate("INSERT INTO lpw_one VALUES (2, " + b + ", 'taken')"));
       assertEquals(1062, e.getErrorCode());
     }
     assertEquals(Map.of("1", Long.toString(b)), LookupBatchTest.entries("lpw_one", "id"));
+  }
+
+  /** A table whose code is unique per shard only (no lookup on it), with code 'taken' on owner {@code b}'s shard. */
+  private static void create(String table, long b) throws SQLException {
+    TestCluster.run("CREATE TABLE " + table + " (id BIGINT PRIMARY KEY, owner_id BIGINT NOT NULL, code VARCHAR(10),"
+        + " UNIQUE KEY uk_code (code)) COMMENT='shardex:sharded key=owner_id lookup=id unique'",
+        "INSERT INTO " + table + " VALUES (1, " + b + ", 'taken')");
   }
 }
