@@ -163,6 +163,29 @@ class LookupBatchTest {
   }
 
   @Test
+  void sequenceFilledIds_getTheirEntries() throws Exception {
+    TestCluster.run("CREATE TABLE lb_seq (id BIGINT AUTO_INCREMENT PRIMARY KEY, owner_id BIGINT NOT NULL, name VARCHAR(20),"
+        + " KEY (owner_id)) COMMENT='shardex:sharded key=owner_id lookup=id unique'");
+    try (Connection c = TestCluster.connect();
+        PreparedStatement ps = c.prepareStatement("INSERT INTO lb_seq (owner_id, name) VALUES (?, ?)")) {
+      for (int i = 0; i < 8; i++) {
+        ps.setLong(1, OWNERS[i % 4]);
+        ps.setString(2, "n" + i);
+        ps.addBatch();
+      }
+      assertArrayEquals(filled(8, 1), ps.executeLargeBatch());
+    }
+    Map<String, String> expected = new TreeMap<>();
+    for (int shard = 0; shard < TestCluster.SHARDS; shard++) {
+      for (String id : TestCluster.onShard(shard, "SELECT id FROM lb_seq")) {
+        expected.put(id, Long.toString(OWNERS[shard]));
+      }
+    }
+    assertEquals(8, expected.size());
+    assertEquals(expected, entries("lb_seq", "id"));
+  }
+
+  @Test
   void orphanEntry_isTakenOverByTheBatch() throws Exception {
     TestCluster.run("CREATE TABLE lb_orphan " + PETS + " COMMENT='shardex:sharded key=owner_id lookup=id unique'");
     try (Connection c = TestCluster.connect()) {
