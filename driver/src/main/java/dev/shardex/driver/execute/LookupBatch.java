@@ -11,6 +11,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.TreeSet;
 
 /**
@@ -62,13 +63,16 @@ public final class LookupBatch implements AutoCloseable {
       System.arraycopy(held, 0, failures, 0, held.length);
       takenInBatch(writes, works);
       Rows rows = Rows.of(works, failures);
-      Map<Integer, SQLException> duplicates = new HashMap<>();
+      Map<Integer, SQLException> duplicates = new TreeMap<>();
       Set<Integer> skipped = rows.work() == null ? Set.of() : writes.claim(claim, rows.work(), duplicates);
       if (duplicates.isEmpty()) {
         keep(works, routes, rows, skipped);
         return;
       }
-      duplicates.forEach((row, e) -> held[rows.entry()[row]] = held[rows.entry()[row]] == null ? e : held[rows.entry()[row]]);
+      for (Map.Entry<Integer, SQLException> d : duplicates.entrySet()) {
+        int entry = rows.entry()[d.getKey()];
+        held[entry] = held[entry] != null ? held[entry] : d.getValue(); // an entry's first duplicate row names it
+      }
       claim.restart();
     }
   }
