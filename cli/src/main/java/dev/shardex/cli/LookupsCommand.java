@@ -4,8 +4,10 @@ import dev.shardex.directory.Lookup;
 import dev.shardex.directory.LookupStore;
 import dev.shardex.directory.TableDef;
 import dev.shardex.directory.TableKind;
+import dev.shardex.directory.move.LookupVerifier;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -68,24 +70,33 @@ final class LookupsCommand extends CliCommand.Group {
     }
   }
 
-  @Command(name = "verify", description = "List a lookup's extra entries (their row is gone: a crash or a rollback left them); --repair deletes them.")
+  @Command(name = "verify", description = {"Check a lookup against the rows (exit code 2 if anything is wrong): rows without their",
+      "entry (missing), entries without their row (extra: a crash or a rollback left them), and unique values two",
+      "live rows hold (duplicate)."})
   static final class Verify extends CliCommand {
     @Mixin
     Target target;
 
-    @Option(names = "--repair", description = "Delete each extra entry, after locking it and checking its row again.")
+    @Option(names = "--repair", description = "Re-add missing entries and delete extra ones, each after checking its row again; duplicates are left.")
     boolean repair;
 
     @Override
     public Integer call() throws Exception {
       try (CliSession s = session()) {
         Lookup l = lookup(this, s, target.table, target.column);
-        var extras = new dev.shardex.directory.move.LookupVerifier(s.store(), s.shards()).extras(l, repair);
-        out().result(extras.stream().map(e -> Json.obj("value", e.v(), "key", e.k())).toList(), () -> {
-          extras.forEach(e -> out().line("extra entry '" + e.v() + "' -> key " + e.k() + (repair ? " (deleted)" : "")));
-          out().line(extras.size() + " extra entr" + (extras.size() == 1 ? "y" : "ies") + " in lookup " + l.table() + "." + l.column());
+        LookupVerifier.Report r = new LookupVerifier(s.store(), s.shards()).check(l, repair);
+        Map<String, Object> json = LookupHealth.json(r);
+        json.put("findings", r.findings().stream().map(LookupHealth::json).toList());
+        out().result(json, () -> {
+          r.findings().forEach(f -> out().line(LookupHealth.line(f)));
+          long unlisted = r.missing() + r.extra() + r.duplicate() - r.findings().size();
+          if (unlisted > 0) {
+            out().line("... and " + unlisted + " more");
+          }
+          out().line(LookupHealth.summary(r, repair));
         });
-        return extras.isEmpty() || repair ? ShardexCli.OK : ShardexCli.REFUSED;
+        boolean settled = repair ? r.repairedAll() && r.duplicate() == 0 : r.clean();
+        return settled ? ShardexCli.OK : ShardexCli.REFUSED;
       }
     }
   }

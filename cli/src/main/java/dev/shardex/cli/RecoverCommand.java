@@ -6,9 +6,9 @@ import dev.shardex.driver.execute.Recovery;
 import java.util.Properties;
 import picocli.CommandLine.Command;
 
-@Command(name = "recover", description = {"Finish cross-shard transactions a crash or a dead shard left prepared: a branch",
-    "commits if its commit record is on its origin shard, and rolls back once its transaction can no longer",
-    "commit. Drivers also do this at start and every 30 s; run it after bringing a shard back."})
+@Command(name = "recover", description = {"Finish cross-shard transactions that a crash or a dead shard left prepared.",
+    "A prepared branch commits if its commit record is on its origin shard, and rolls back once its transaction",
+    "can no longer commit. Drivers also do this at start and every 30 s; run it after bringing a shard back."})
 final class RecoverCommand extends CliCommand {
   @Override
   public Integer call() throws Exception {

@@ -115,8 +115,9 @@ final class ShardsCommand extends CliCommand.Group {
     }
   }
 
-  @Command(name = "drain", description = {"Move every key off a shard online (its weight becomes 0 first, so no new key lands",
-      "there), with progress; --remove then removes it from the catalog. Re-run it to pick up what a run left."})
+  @Command(name = "drain", description = {"Move every key off a shard online, with progress.",
+      "Its weight becomes 0 first, so no new key lands there; --remove then removes it from the catalog.",
+      "Re-run it to pick up what a run left."})
   static final class Drain extends CliCommand {
     @Parameters(index = "0", paramLabel = "ID")
     int id;

@@ -71,8 +71,8 @@ final class UsersCommand extends CliCommand.Group {
     }
   }
 
-  @Command(name = "move", description = {"Move one key online: shardex users move KEY --to SHARD,",
-      "or several: shardex users move --from SHARD --count N --to SHARD."})
+  @Command(name = "move", description = {"Move one key online, or several.",
+      "One: shardex users move KEY --to SHARD; several: shardex users move --from SHARD --count N --to SHARD."})
   static final class Move extends CliCommand {
     @Parameters(index = "0", arity = "0..1", paramLabel = "KEY")
     String key;

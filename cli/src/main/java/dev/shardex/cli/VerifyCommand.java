@@ -1,5 +1,6 @@
 package dev.shardex.cli;
 
+import dev.shardex.directory.move.LookupVerifier;
 import dev.shardex.directory.move.Verifier;
 import dev.shardex.directory.move.Verifier.Finding;
 import dev.shardex.directory.move.Verifier.Report;
@@ -10,9 +11,10 @@ import picocli.CommandLine.Option;
 
 @Command(name = "verify", description = {"Check the shards against the directory (exit code 2 if anything is wrong).",
     "Finds orphans (rows on a shard that does not own their key), rows whose key has no owner,",
-    "GLOBAL tables whose copies differ between shards, and ids of sequence-filled columns on more than one shard."})
+    "GLOBAL tables whose copies differ between shards, ids of sequence-filled columns on more than one shard,",
+    "and lookup indexes with missing, extra or duplicate entries (repaired by 'shardex lookups verify T C --repair')."})
 final class VerifyCommand extends CliCommand {
-  @Option(names = "--repair", description = "Delete orphans whose owner holds an identical copy; report the rest.")
+  @Option(names = "--repair", description = "Delete orphans whose owner holds an identical copy; report the rest (lookups too).")
   boolean repair;
 
   @Override
@@ -42,14 +44,25 @@ final class VerifyCommand extends CliCommand {
             d.column() + " = " + d.id() + " on shards " + d.shards()));
         duplicates.add(Json.obj("table", d.table(), "column", d.column(), "id", d.id(), "shards", d.shards(), "keys", d.keys()));
       });
+      List<Object> lookups = new ArrayList<>();
+      long unhealthy = 0;
+      for (LookupVerifier.Report l : r.lookups()) {
+        lookups.add(LookupHealth.json(l));
+        if (!l.clean()) {
+          unhealthy++;
+          rows.add(java.util.Arrays.asList("lookup", l.lookup().table(), null, null, null, null, LookupHealth.summary(l, false)));
+        }
+      }
+      long lookupsWrong = unhealthy;
       out().result(Json.obj("clean", r.clean(), "orphans", orphans, "unowned", unowned, "globals", globals,
-          "duplicateIds", duplicates, "repaired", r.repaired()), () -> {
+          "duplicateIds", duplicates, "repaired", r.repaired(), "lookups", lookups), () -> {
         if (!rows.isEmpty()) {
           out().table(List.of("PROBLEM", "TABLE", "SHARD", "KEY", "OWNER", "ROWS", "DETAIL"), rows);
         }
         out().line(r.orphans().size() + " orphan(s)" + (repair ? " (" + r.repaired() + " repaired)" : "") + ", "
             + r.unowned().size() + " unowned, " + r.globals().size() + " GLOBAL table(s) differing, "
-            + r.duplicates().size() + " id(s) on more than one shard"
+            + r.duplicates().size() + " id(s) on more than one shard, " + lookupsWrong + " of " + r.lookups().size()
+            + " lookup(s) with missing, extra or duplicate entries"
             + (r.clean() ? ": OK" : ""));
       });
       return r.clean() ? ShardexCli.OK : ShardexCli.REFUSED;

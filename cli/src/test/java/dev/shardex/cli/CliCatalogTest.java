@@ -30,6 +30,23 @@ class CliCatalogTest {
     }
   }
 
+  /** A command list shows each command's first description line only: it must be a whole sentence. */
+  @Test
+  void help_summariesAreWholeSentences() {
+    java.util.ArrayDeque<picocli.CommandLine> todo = new java.util.ArrayDeque<>(
+        java.util.List.of(new picocli.CommandLine(new ShardexCli(Map.of()))));
+    java.util.List<String> cut = new java.util.ArrayList<>();
+    while (!todo.isEmpty()) {
+      picocli.CommandLine c = todo.pop();
+      String[] description = c.getCommandSpec().usageMessage().description();
+      if (description.length > 0 && !description[0].matches(".*[.)]$")) {
+        cut.add(c.getCommandSpec().qualifiedName() + ": " + description[0]);
+      }
+      todo.addAll(c.getSubcommands().values());
+    }
+    assertTrue(cut.isEmpty(), "summaries cut mid-sentence in 'shardex --help':\n" + String.join("\n", cut));
+  }
+
   @Test
   void usageErrors_exit1() {
     Result none = runWith(Map.of(), "shards", "list");

@@ -156,7 +156,7 @@ class CliMoveTest {
 
     Result r = run("verify");
     assertEquals(2, r.code(), r.toString());
-    assertTrue(r.out().endsWith("2 orphan(s), 1 unowned, 1 GLOBAL table(s) differing, 0 id(s) on more than one shard\n"), r.toString());
+    assertTrue(r.out().endsWith("2 orphan(s), 1 unowned, 1 GLOBAL table(s) differing, 0 id(s) on more than one shard, 0 of 0 lookup(s) with missing, extra or duplicate entries\n"), r.toString());
 
     Result repaired = run("verify", "--repair", "--json");
     assertEquals(2, repaired.code(), repaired.toString());
@@ -168,7 +168,7 @@ class CliMoveTest {
     onShard(1, "UPDATE countries SET name = 'Belgium'");
     Result clean = run("verify");
     assertEquals(0, clean.code(), clean.toString());
-    assertEquals("0 orphan(s), 0 unowned, 0 GLOBAL table(s) differing, 0 id(s) on more than one shard: OK\n", clean.out());
+    assertEquals("0 orphan(s), 0 unowned, 0 GLOBAL table(s) differing, 0 id(s) on more than one shard, 0 of 0 lookup(s) with missing, extra or duplicate entries: OK\n", clean.out());
   }
 
   @Test
@@ -195,7 +195,7 @@ class CliMoveTest {
     Result r = run("verify");
     assertEquals(2, r.code(), r.toString());
     assertTrue(r.out().contains("id = 5 on shards [0, 1]"), r.toString());
-    assertTrue(r.out().endsWith("0 orphan(s), 0 unowned, 0 GLOBAL table(s) differing, 1 id(s) on more than one shard\n"), r.toString());
+    assertTrue(r.out().endsWith("0 orphan(s), 0 unowned, 0 GLOBAL table(s) differing, 1 id(s) on more than one shard, 0 of 0 lookup(s) with missing, extra or duplicate entries\n"), r.toString());
     Result json = run("--json", "verify");
     assertTrue(json.out().contains("\"duplicateIds\":[{\"table\":\"posts\",\"column\":\"id\",\"id\":5,\"shards\":[0,1],\"keys\":[\"1\",\"2\"]}]"),
         json.toString());

@@ -151,6 +151,7 @@ public final class Cluster implements AutoCloseable {
     try {
       Class<?> sandbox = Class.forName("dev.shardex.sandbox.SandboxCluster");
       Method describe = sandbox.getMethod("describeShared", String.class, int.class);
+      sandbox.getMethod("beforeStop", Runnable.class).invoke(null, (Runnable) ShardexDriver::shutdown);
       return (Map<String, String>) describe.invoke(null, name, shards);
     } catch (ClassNotFoundException e) {
       throw ShardexError.BAD_OPTION.withCause(e, "jdbc:shardex:sandbox:", name,

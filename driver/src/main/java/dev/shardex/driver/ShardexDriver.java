@@ -72,6 +72,14 @@ public final class ShardexDriver implements Driver {
    * exit one slow close (a shard or directory already gone) must not hold up the others, nor the exit.
    */
   public static void shutdown() {
+    synchronized (SHUTDOWN) { // a second caller (the sandbox's exit hook) waits for the first to finish
+      closeAll();
+    }
+  }
+
+  private static final Object SHUTDOWN = new Object();
+
+  private static void closeAll() {
     java.util.List<Cluster> all;
     synchronized (CLUSTERS) {
       all = new java.util.ArrayList<>(CLUSTERS.values());

@@ -41,6 +41,28 @@ class FirstHourTest {
     }
   }
 
+  /** An application that writes through the sandbox URL and returns from main leaving its connection open. */
+  public static final class LeftOpenApp {
+    public static void main(String[] args) throws SQLException {
+      Connection c = DriverManager.getConnection("jdbc:shardex:sandbox:firsthour-open?shards=2");
+      Statement s = c.createStatement();
+      s.execute("CREATE TABLE IF NOT EXISTS notes (user_id BIGINT PRIMARY KEY, body VARCHAR(20)) COMMENT='shardex:sharded key=user_id'");
+      s.executeUpdate("REPLACE INTO notes VALUES (1, 'left open')");
+      System.out.println("main returns");
+    }
+  }
+
+  @Test
+  void aMainThatLeavesItsConnectionOpenExitsQuietly() throws Exception {
+    Result app = run(java(LeftOpenApp.class.getName()));
+    assertEquals(0, app.exit(), app.output());
+    assertTrue(app.output().contains("main returns"), app.output());
+    String exit = app.output().substring(app.output().indexOf("main returns"));
+    for (String noise : List.of("Communications link failure", "Exception", "WARN")) {
+      assertTrue(!exit.contains(noise), "'" + noise + "' printed at JVM exit:\n" + exit);
+    }
+  }
+
   @Test
   void theBlogDemoPrintsItsTourAndItsJvmEnds() throws Exception {
     Result demo = run(java("dev.shardex.examples.blog.BlogDemo"));

@@ -42,6 +42,8 @@ public final class SandboxCluster implements AutoCloseable {
     /** Every cluster not closed yet, so the shutdown hook leaves no mariadbd behind. */
     private static final Set<SandboxCluster> OPEN = ConcurrentHashMap.newKeySet();
     private static final AtomicBoolean HOOK_INSTALLED = new AtomicBoolean();
+    /** What must finish before the servers stop at JVM exit (clients closing their pools). */
+    private static final Set<Runnable> BEFORE_STOP = ConcurrentHashMap.newKeySet();
 
     private final String name;
     private final String databaseName;
@@ -269,7 +271,23 @@ public final class SandboxCluster implements AutoCloseable {
         }
     }
 
+    /**
+     * Runs {@code task} at JVM exit before any sandbox server stops, so a client (the Shardex
+     * driver) closes its pools while the servers still answer: the JVM runs shutdown hooks in no
+     * order, and a pool closing against a stopped server logs "Communications link failure".
+     */
+    public static void beforeStop(Runnable task) {
+        BEFORE_STOP.add(task);
+    }
+
     private static void closeAll() {
+        for (Runnable task : List.copyOf(BEFORE_STOP)) {
+            try {
+                task.run();
+            } catch (RuntimeException e) {
+                LOG.debug("A task before the sandbox stops failed", e);
+            }
+        }
         for (SandboxCluster cluster : List.copyOf(OPEN)) {
             try {
                 cluster.close();

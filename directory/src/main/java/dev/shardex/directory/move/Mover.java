@@ -302,13 +302,16 @@ public final class Mover {
     }
     // A deadlock with writers of other keys on the source (row locks taken in another order) rolls
     // the whole transaction back: lock, check and delete again.
-    Retry.onDeadlock(() -> {
-      deleteSourceOnce(m);
+    String detail = Retry.onDeadlock(() -> deleteSourceOnce(m));
+    Retry.onDeadlock(() -> store.inTransaction(c -> {
+      store.announceMove(c, m.keySpace(), m.key(), m.from(), m.to(), "DONE"); // nothing left to hide
+      journal.advance(c, m.id(), MoveStep.DONE, null, null, detail);
       return null;
-    });
+    }));
   }
 
-  private void deleteSourceOnce(MoveRecord m) throws SQLException {
+  /** Deletes the key's rows from the source in one shard transaction; returns the journal's detail. */
+  private String deleteSourceOnce(MoveRecord m) throws SQLException {
     try (Connection src = shards.connect(m.from())) {
       KeyCopier.prepare(src);
       List<TableShape> shapes = KeyCopier.shapes(src, tables(m.keySpace()), m.from());
@@ -337,13 +340,8 @@ public final class Mover {
           throw ShardexError.SOURCE_CHANGED.exception(m.id(), m.key(), m.from(), changed, m.to());
         }
         src.commit();
-        String detail = "moved " + m.copied().rows() + " row(s) from shard " + m.from() + " to shard " + m.to()
+        return "moved " + m.copied().rows() + " row(s) from shard " + m.from() + " to shard " + m.to()
             + (alreadyDeleted ? "" : "; deleted " + deleted + " from the source");
-        Retry.onDeadlock(() -> store.inTransaction(c -> {
-          store.announceMove(c, m.keySpace(), m.key(), m.from(), m.to(), "DONE"); // nothing left to hide
-          journal.advance(c, m.id(), MoveStep.DONE, null, null, detail);
-          return null;
-        }));
       } catch (SQLException | RuntimeException e) {
         KeyCopier.rollbackQuietly(src, e);
         throw e;

@@ -1,14 +1,20 @@
 package dev.shardex.directory.move;
 
 import java.sql.SQLException;
+import java.util.concurrent.ThreadLocalRandom;
 
 /**
- * Re-runs a directory transaction that InnoDB chose as a deadlock victim (or timed out on a lock):
- * it was rolled back whole ({@code DirectoryStore.inTransaction}), so running it again is safe. Moves running in parallel, and drivers
- * placing keys, touch the same shard and counter rows.
+ * Re-runs a transaction that InnoDB chose as a deadlock victim (or timed out on a lock): it was
+ * rolled back whole ({@code DirectoryStore.inTransaction}, or the shard transaction of a move
+ * step), so running it again is safe. Moves running in parallel, drivers placing keys and
+ * application writers on the source shard touch the same rows. The wait between tries grows
+ * exponentially with random jitter (up to about 4 s in all), so two victims of one deadlock do not
+ * meet again at the same instant; a busy shard (a burst of writers, a slow disk) gets time to drain.
  */
 final class Retry {
-  private static final int ATTEMPTS = 5;
+  private static final int ATTEMPTS = 10;
+  private static final long FIRST_WAIT_MS = 10;
+  private static final long MAX_WAIT_MS = 1_000;
 
   private Retry() {}
 
@@ -21,12 +27,11 @@ final class Retry {
       try {
         return body.run();
       } catch (SQLException e) {
-        boolean transientLock = "40001".equals(e.getSQLState()) || e.getErrorCode() == 1213 || e.getErrorCode() == 1205;
-        if (!transientLock || attempt == ATTEMPTS) {
+        if (!transientLock(e) || attempt == ATTEMPTS) {
           throw e;
         }
         try {
-          Thread.sleep(10L * attempt);
+          Thread.sleep(waitBefore(attempt + 1));
         } catch (InterruptedException ie) {
           Thread.currentThread().interrupt();
           throw e;
@@ -35,4 +40,13 @@ final class Retry {
     }
   }
 
+  static boolean transientLock(SQLException e) {
+    return "40001".equals(e.getSQLState()) || e.getErrorCode() == 1213 || e.getErrorCode() == 1205;
+  }
+
+  /** Full jitter: a random wait up to an exponentially growing bound. */
+  private static long waitBefore(int attempt) {
+    long bound = Math.min(MAX_WAIT_MS, FIRST_WAIT_MS << Math.min(attempt - 2, 10));
+    return bound / 2 + ThreadLocalRandom.current().nextLong(bound / 2 + 1);
+  }
 }

@@ -19,8 +19,10 @@ import java.util.TreeMap;
 
 /**
  * Checks the shards against the directory: rows whose key the directory places on another shard
- * (orphans), rows whose key it does not know (unowned), GLOBAL tables whose copies differ, and ids
- * of sequence-filled columns present on more than one shard.
+ * (orphans), rows whose key it does not know (unowned), GLOBAL tables whose copies differ, ids
+ * of sequence-filled columns present on more than one shard, and each lookup's missing, extra and
+ * duplicate entries ({@link LookupVerifier}; reported only: {@code shardex lookups verify --repair}
+ * repairs them).
  *
  * <p>Repair deletes an orphan only if its owner holds an identical copy, and only while holding
  * the key's key-map row lock with the key ACTIVE on that owner and no move of it unfinished: a
@@ -36,9 +38,10 @@ public final class Verifier {
   public record DuplicateId(String table, String column, long id, List<Integer> shards, List<String> keys) {}
 
   public record Report(List<Finding> orphans, List<Finding> unowned, List<GlobalDiff> globals, int repaired,
-      List<DuplicateId> duplicates) {
+      List<DuplicateId> duplicates, List<LookupVerifier.Report> lookups) {
     public boolean clean() {
-      return orphans.size() == repaired && unowned.isEmpty() && globals.isEmpty() && duplicates.isEmpty();
+      return orphans.size() == repaired && unowned.isEmpty() && globals.isEmpty() && duplicates.isEmpty()
+          && lookups.stream().allMatch(LookupVerifier.Report::clean);
     }
   }
 
@@ -84,7 +87,9 @@ public final class Verifier {
     }
     List<GlobalDiff> globals = globals(readable);
     progress.update(total, total, "global tables");
-    return new Report(orphans, unowned, globals, repaired, duplicates(readable));
+    List<DuplicateId> duplicates = duplicates(readable);
+    progress.update(total, total, "lookup indexes");
+    return new Report(orphans, unowned, globals, repaired, duplicates, new LookupVerifier(store, shards).checkAll());
   }
 
   /** Ids of sequence-filled columns on more than one shard (a move's copies of its key excepted). */

@@ -22,16 +22,18 @@ final class LookupRows {
   private LookupRows() {}
 
   /**
-   * Runs the write inside its claim. When it fails, the claim still commits if rows may be on a
-   * shard all the same, so no committed row goes without its entry (an extra one is harmless): a
-   * plan of several shards, some of which may have run, or an error that is not the statement's own
-   * refusal by its one shard (a lost connection, a timeout: the statement may have committed).
+   * Runs the write inside its claim, held when in autocommit ({@link HeldWrites}). When it fails,
+   * the claim still commits if rows may be on a shard all the same, so no committed row goes
+   * without its entry (an extra one is harmless). Held rows roll back with the hold, so only a
+   * write that is not held counts: inside a transaction, a plan of several shards (some may have
+   * run, and the transaction goes on), or an error that is not its one shard's refusal of the
+   * statement (a lost connection, a timeout).
    */
-  static Outcome written(LookupClaim claim, RoutePlan plan, LookupWrites.Write write) throws SQLException {
+  static Outcome written(LookupClaim claim, HeldWrites held, LookupWrites.Write write, RoutePlan plan) throws SQLException {
     try {
-      return write.run(plan);
+      return held.run(write, plan);
     } catch (SQLException | RuntimeException e) {
-      if (plan.shards().size() > 1 || !refused(e)) {
+      if (held == HeldWrites.NONE && (plan.shards().size() > 1 || !refused(e))) {
         keep(claim, e);
       }
       throw e;

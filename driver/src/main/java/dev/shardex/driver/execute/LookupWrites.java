@@ -59,11 +59,15 @@ public final class LookupWrites {
   // ---- INSERT ------------------------------------------------------------------------------------
 
   private Outcome insert(LookupWork w, RoutePlan plan, Write write) throws SQLException {
-    try (LookupClaim claim = LookupClaim.open(directory.store())) {
+    try (LookupClaim claim = LookupClaim.open(directory.store()); HeldWrites held = session.holdWrites()) {
       Set<Integer> skipped = claim(claim, w, null);
       RoutePlan rest = skipped.isEmpty() ? plan : LookupRows.without(plan, w.shards(), skipped);
-      Outcome out = rest == null ? Outcome.count(0, null) : LookupRows.written(claim, rest, write);
+      LookupCrashPoint.CLAIMED.reached();
+      Outcome out = rest == null ? Outcome.count(0, null) : LookupRows.written(claim, held, write, rest);
+      LookupCrashPoint.WRITTEN.reached();
       claim.commit();
+      LookupCrashPoint.CLAIM_COMMITTED.reached();
+      held.commit();
       return out;
     }
   }
@@ -160,10 +164,15 @@ public final class LookupWrites {
     int keyAt = w.lookups().size();
     List<Object[]> old = owners.read(plan.shards(), read.text(), params, read.firstParameter(), keyAt + 1);
     Outcome out;
-    try (LookupClaim claim = LookupClaim.open(directory.store())) {
+    try (LookupClaim claim = LookupClaim.open(directory.store());
+        HeldWrites held = w.type() == StatementType.UPDATE ? session.holdWrites() : HeldWrites.NONE) {
       claimNew(claim, w, old, keyAt);
-      out = LookupRows.written(claim, plan, write);
+      LookupCrashPoint.CLAIMED.reached();
+      out = LookupRows.written(claim, held, write, plan);
+      LookupCrashPoint.WRITTEN.reached();
       claim.commit();
+      LookupCrashPoint.CLAIM_COMMITTED.reached();
+      held.commit();
     }
     List<Entry> gone = entries(w, old, keyAt, false);
     List<Entry> rekeyed = entries(w, old, keyAt, true);
@@ -224,6 +233,7 @@ public final class LookupWrites {
 
   /** After the commit: deletes each entry whose row is gone, re-points each unique entry whose row changed its key. */
   private void settleAfter(LookupWork w, List<Entry> gone, List<Entry> rekeyed) throws SQLException {
+    LookupCrashPoint.RELEASING.reached();
     for (Entry e : gone) {
       Lookup l = w.lookups().get(e.i());
       try (LookupClaim claim = LookupClaim.open(directory.store())) {

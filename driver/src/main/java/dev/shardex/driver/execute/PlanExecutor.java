@@ -38,6 +38,7 @@ public final class PlanExecutor {
       case REPLICATE, SUM, DDL -> everywhere(plan, access, call, what);
       case MERGE -> throw new IllegalStateException("a MERGE plan goes to the merge stage, not here");
       case HOLD -> throw new IllegalStateException("a HOLD plan is held by the pipeline, not run");
+      case JOIN -> throw new IllegalStateException("a JOIN plan runs its own statements, not here");
     };
   }
 

@@ -33,6 +33,8 @@ public final class ShardSession implements ShardAccess {
   private Metrics metrics = Metrics.none();
   /** Work that waits for the transaction to commit (lookup entries of deleted rows); dropped on rollback. */
   private final java.util.List<AfterCommit> afterCommit = new java.util.ArrayList<>(0);
+  /** The running autocommit statement's writes, held until its lookup claim commits; null when none. */
+  private HeldWrites held;
 
   /** Work run once the transaction has committed; its failure leaves the commit as it is. */
   public interface AfterCommit {
@@ -94,6 +96,33 @@ public final class ShardSession implements ShardAccess {
 
   @Override
   public synchronized ShardLease acquire(int shardId, boolean write, boolean mayPin) throws SQLException {
+    if (held != null && write && mayPin) {
+      ShardLease again = held.held(shardId);
+      return again != null ? again : held.lease(shardId, acquireOwn(shardId, true, true));
+    }
+    return acquireOwn(shardId, write, mayPin);
+  }
+
+  /**
+   * In autocommit, holds the writes of the statement now running uncommitted on their shards until
+   * {@link HeldWrites#commit} (a lookup claim commits first, see {@link HeldWrites}); in a
+   * transaction, or inside a statement already held, there is nothing more to hold.
+   */
+  public HeldWrites holdWrites() {
+    if (!state.autoCommit || held != null) {
+      return HeldWrites.NONE;
+    }
+    held = new HeldWrites(this);
+    return held;
+  }
+
+  synchronized void unhold(HeldWrites h) {
+    if (held == h) {
+      held = null;
+    }
+  }
+
+  private ShardLease acquireOwn(int shardId, boolean write, boolean mayPin) throws SQLException {
     Shard shard = directory.shard(shardId);
     if (!shard.status().acceptsReads()) {
       throw ShardexError.SHARD_OFFLINE.exception(shardId, shardId);

@@ -188,6 +188,13 @@ final class BatchRunner {
     }
   }
 
+  /**
+   * Runs each shard's share. A shard whose batch failed on some statements and went on with the
+   * others (Connector/J's {@code continueBatchOnError}, its default) does not stop the batch: its
+   * counts are taken as they are and the other shards run, and the batch then fails as one
+   * server's would, with every entry's count ({@link Statement#EXECUTE_FAILED} for the failed
+   * ones) and the first failure's error. Any other failure stops the batch at that shard.
+   */
   private static long[] run(ShardexConnection conn, Map<Integer, List<Part>> perShard, List<RoutePlan> plans,
       ShardexPreparedStatement prepared) throws SQLException {
     ShardAccess access = conn.session();
@@ -195,6 +202,7 @@ final class BatchRunner {
     long[] counts = new long[plans.size()];
     Arrays.fill(counts, Statement.EXECUTE_FAILED);
     boolean[] counted = new boolean[plans.size()];
+    SQLException failures = null;
     for (Map.Entry<Integer, List<Part>> shard : perShard.entrySet()) {
       try (ShardLease lease = access.acquire(shard.getKey(), true, true)) {
         for (List<Part> group : groups(shard.getValue(), prepared != null)) {
@@ -203,22 +211,52 @@ final class BatchRunner {
             access.metrics().roundTrip(); // one JDBC batch per shard and text, counted once
             shardCounts = prepared == null ? plainBatch(lease, group) : preparedBatch(lease, group, prepared);
           } catch (SQLException e) {
-            throw failed(lease.translate(e), counts, shard.getKey());
-          }
-          for (int i = 0; i < shardCounts.length && i < group.size(); i++) {
-            int index = group.get(i).index();
-            boolean once = plans.get(index).fanout() == Fanout.REPLICATE;
-            if (!counted[index]) {
-              counts[index] = shardCounts[i];
-              counted[index] = true;
-            } else if (!once && shardCounts[i] >= 0 && counts[index] >= 0) {
-              counts[index] += shardCounts[i];
+            shardCounts = wentOn(e, group.size());
+            if (shardCounts == null) {
+              throw failed(lease.translate(e), counts, shard.getKey());
             }
+            failures = chain(failures, e);
           }
+          add(counts, counted, group, shardCounts, plans);
         }
       }
     }
+    if (failures != null) {
+      throw new BatchUpdateException(failures.getMessage(), failures.getSQLState(), failures.getErrorCode(), counts,
+          failures);
+    }
     return counts;
+  }
+
+  /** The counts of a shard's batch that failed on some statements and ran all the others; null if it stopped. */
+  private static long[] wentOn(SQLException e, int statements) {
+    return e instanceof BatchUpdateException b && b.getLargeUpdateCounts() != null
+        && b.getLargeUpdateCounts().length == statements ? b.getLargeUpdateCounts() : null;
+  }
+
+  private static SQLException chain(SQLException first, SQLException next) {
+    if (first == null) {
+      return next;
+    }
+    first.setNextException(next);
+    return first;
+  }
+
+  /**
+   * Adds a shard's counts to the entries': an entry on several shards sums them (counts once for a
+   * GLOBAL table's copies) and fails if it failed on any.
+   */
+  private static void add(long[] counts, boolean[] counted, List<Part> group, long[] shardCounts, List<RoutePlan> plans) {
+    for (int i = 0; i < shardCounts.length && i < group.size(); i++) {
+      int index = group.get(i).index();
+      boolean once = plans.get(index).fanout() == Fanout.REPLICATE;
+      if (!counted[index] || shardCounts[i] == Statement.EXECUTE_FAILED) {
+        counts[index] = shardCounts[i];
+        counted[index] = true;
+      } else if (!once && shardCounts[i] >= 0 && counts[index] >= 0) {
+        counts[index] += shardCounts[i];
+      }
+    }
   }
 
   /** Plain entries share one batch per shard; prepared ones one batch per distinct text. */

@@ -202,6 +202,9 @@ final class Pipeline {
     if (plan.fanout() == Fanout.MERGE) {
       return new MergedQuery(cluster, session).run(plan, values, merge, owner, reads);
     }
+    if (plan.fanout() == Fanout.JOIN) {
+      return new JoinQuery(cluster, session, this).run(t, values, merge.mergeText(), owner);
+    }
     if (plan.fanout() == Fanout.HOLD) {
       return pending.hold(plan, t, values, sql, call, owner, keys);
     }
@@ -313,6 +316,10 @@ final class Pipeline {
       default -> {
         RoutePlan plan = Router.route(a.template(), a.literals(),
             cluster.routeContext(session.transactionShard(), session.heldGuards()).explaining());
+        if (plan.fanout() == Fanout.JOIN) {
+          rows.addAll(new JoinQuery(cluster, session, this).explain(a.template(), a.text(), a.literals()));
+          break;
+        }
         String shards = Router.join(plan.shards());
         MergeSpec spec = plan.fanout() == Fanout.MERGE ? cluster.templates().merge(a.text(), shards) : null;
         String merged = spec == null ? null : new MergedQuery(cluster, session).shardText(spec, a.literals(), shards);

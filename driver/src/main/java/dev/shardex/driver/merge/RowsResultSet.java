@@ -28,6 +28,11 @@ public final class RowsResultSet extends DelegatingResultSet {
   private boolean wasNull;
   private boolean closed;
 
+  /** Rows computed outside the merge stage (a cross-shard join's), read with the given metadata. */
+  public static RowsResultSet of(List<Cell[]> rows, ResultSetMetaData meta) {
+    return new RowsResultSet(rows, meta, null);
+  }
+
   RowsResultSet(List<Cell[]> rows, ResultSetMetaData meta, Statement owner) {
     this.rows = rows;
     this.meta = meta;

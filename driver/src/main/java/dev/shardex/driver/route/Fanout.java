@@ -15,5 +15,7 @@ public enum Fanout {
   /** DDL on every shard the table lives on, with a per-shard report. */
   DDL,
   /** An INSERT without its key inside a transaction: no shard yet, held until an UPDATE gives the key (see PendingRoute). */
-  HOLD
+  HOLD,
+  /** A SELECT whose SHARDED tables live apart: answered by a cross-shard lookup join (plan.LookupJoin). */
+  JOIN
 }

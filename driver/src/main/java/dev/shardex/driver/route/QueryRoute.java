@@ -47,7 +47,15 @@ final class QueryRoute {
     if (write && target != null && target.kind() == TableKind.GLOBAL) {
       return globalWrite(target);
     }
-    List<Integer> shards = where.shardsFor(-1, write);
+    List<Integer> shards;
+    try {
+      shards = where.shardsFor(-1, write);
+    } catch (SQLException e) {
+      if (crossShardSelect(write) && ShardexError.JOIN_NOT_ON_KEY.is(e)) {
+        return RoutePlan.join(); // its tables live apart: the executor tries a cross-shard join
+      }
+      throw e;
+    }
     if (write && target != null && target.kind() == TableKind.SHARDED) {
       checkKeyChange(target, shards);
       List<dev.shardex.directory.Lookup> lookups = dir.lookups().of(target.name());
@@ -78,7 +86,14 @@ final class QueryRoute {
     }
     if (targets.size() > 1) {
       refuseRepeatedOuterRows(targets);
-      refuseShardedOnlyInSubquery(targets);
+      try {
+        refuseShardedOnlyInSubquery(targets);
+      } catch (SQLException e) {
+        if (crossShardSelect(write)) {
+          return RoutePlan.join(); // the executor tries to run its subqueries first
+        }
+        throw e;
+      }
       SelectShape shape = keyGroupedExact() ? t.shape() : t.shape().withNested();
       String merge = shape.needsMerge();
       if (merge != null && shape.mergeable()) {
@@ -91,6 +106,11 @@ final class QueryRoute {
       }
     }
     return withInSplit(RoutePlan.of(Fanout.CONCAT, targets, false), targets);
+  }
+
+  /** A SELECT that a cross-shard plan may answer when its tables live apart (not a locking read). */
+  private boolean crossShardSelect(boolean write) {
+    return !write && t.type() == StatementType.SELECT && !t.shape().lockingRead() && ctx.crossShardSteps();
   }
 
   /** Whether every derived table that groups does so by a shard key of its own scope (so each group is on one shard). */

@@ -151,7 +151,7 @@ final class QueryShards {
     List<Integer> first = shardsPerRoot.get(0);
     for (List<Integer> s : shardsPerRoot) {
       if (s == ALL || first == ALL || s.size() > 1 || !s.equals(first)) {
-        throw ShardexError.JOIN_NOT_ON_KEY.exception(refs.names(sharded), refs.keyColumns(sharded));
+        throw ShardexError.JOIN_NOT_ON_KEY.exception(refs.names(sharded), refs.keyColumns(sharded), "a write or locking read is not answered across shards");
       }
     }
     return first;

@@ -31,6 +31,7 @@ public final class RouteContext {
   private final List<AutoCloseable> guards = new ArrayList<>(0);
   private Integer preferredShard;
   private boolean takesIds = true;
+  private boolean singleStep;
   private boolean holdsKeyless;
   /** The last statement's lookup maintenance (a write to a table with lookups), or null. */
   private LookupWork lookupWork;
@@ -69,6 +70,18 @@ public final class RouteContext {
     RouteContext c = explaining();
     c.takesIds = false;
     return c;
+  }
+
+  /** The same dry run, for the refusal a statement gets when no cross-shard step (join, subquery pull-out) may answer it. */
+  public RouteContext singleStepDryRun() {
+    RouteContext c = explainingWithoutIds();
+    c.singleStep = true;
+    return c;
+  }
+
+  /** Whether a SELECT whose tables live apart may become a cross-shard plan ({@code Fanout.JOIN}). */
+  boolean crossShardSteps() {
+    return !singleStep;
   }
 
   /** Whether an INSERT's sequence-filled column takes ids from the sequence (not for EXPLAIN). */

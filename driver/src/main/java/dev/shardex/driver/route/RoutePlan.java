@@ -122,6 +122,13 @@ public record RoutePlan(
     return new RoutePlan(fanout, List.copyOf(shards), write, null, List.of());
   }
 
+  /** A SELECT joining tables that live apart, for a cross-shard join: it runs its own statements. */
+  public static RoutePlan join() {
+    return JOIN;
+  }
+
+  private static final RoutePlan JOIN = new RoutePlan(Fanout.JOIN, List.of(), false, null, List.of());
+
   /** The plan holding the in-flight guards of the keys it writes; the executor's caller releases them. */
   public RoutePlan withGuards(List<AutoCloseable> held) {
     return new RoutePlan(fanout, shards, write, declare, undeclare, List.copyOf(held), rows, fill, inSplit);

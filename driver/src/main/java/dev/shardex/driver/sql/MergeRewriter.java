@@ -69,7 +69,7 @@ final class MergeRewriter {
 
   /** Rewrites a SELECT for the given shards ("0, 1, 2, 3", named in errors). */
   static MergeSpec rewrite(String sql, String shards) throws SQLException {
-    Select parsed = (Select) Analyzer.parse(numberParameters(sql));
+    Select parsed = (Select) Analyzer.parse(NumberedParameters.number(sql));
     MergeRewriter r = new MergeRewriter(parsed instanceof PlainSelect p ? p : null, shards);
     if (r.select == null || parsed.getWithItemsList() != null) {
       throw r.unsupported("this SELECT shape (UNION, VALUES or WITH)");
@@ -133,8 +133,8 @@ final class MergeRewriter {
     if (aggregate) {
       columns.addAll(hiddenSlots);
     }
-    String[] text = withOrderedParameters(select);
-    return new MergeSpec(text[0], parameterOrder(text[1]), hidden, aggregate, List.copyOf(columns), List.copyOf(groupKeys),
+    NumberedParameters.Text text = NumberedParameters.print(select);
+    return new MergeSpec(text.sql(), text.order(), hidden, aggregate, List.copyOf(columns), List.copyOf(groupKeys),
         List.copyOf(order), distinct, limit, offset, having, havingRefs);
   }
 
@@ -484,7 +484,7 @@ final class MergeRewriter {
     return "`" + label.replace("`", "``") + "`";
   }
 
-  private static ValueSource value(Expression e) {
+  static ValueSource value(Expression e) {
     if (e instanceof JdbcParameter p) {
       return new ValueSource.Param(p.getIndex() - 1);
     }
@@ -493,74 +493,6 @@ final class MergeRewriter {
       return new ValueSource.Literal(l.getBigIntegerValue().bitLength() < 64 ? (Object) l.getValue() : l.getBigIntegerValue());
     }
     return e == null ? null : new ValueSource.Opaque(e.toString());
-  }
-
-  /**
-   * Numbers every ? as ?N (1-based, in text order) before parsing, so the rewritten statement,
-   * printed back, still says which parameter each marker was, wherever the rewrite moved it.
-   */
-  private static String numberParameters(String sql) {
-    StringBuilder out = new StringBuilder(sql.length() + 16);
-    int n = 0;
-    int i = 0;
-    while (i < sql.length()) {
-      char c = sql.charAt(i);
-      int end = SqlLexer.opaqueEnd(sql, i);
-      if (end > i) {
-        out.append(sql, i, end);
-        i = end;
-      } else {
-        out.append(c);
-        if (c == '?') {
-          out.append(++n);
-        }
-        i++;
-      }
-    }
-    return out.toString();
-  }
-
-  /** Prints the statement (its parameters as ?N), then returns [text with plain ?, the Ns in text order]. */
-  private static String[] withOrderedParameters(PlainSelect select) {
-    String marked = select.toString();
-    StringBuilder out = new StringBuilder(marked.length());
-    StringBuilder order = new StringBuilder();
-    int i = 0;
-    while (i < marked.length()) {
-      char c = marked.charAt(i);
-      int end = SqlLexer.commentEnd(marked, i);
-      if (end == i && (c == '\'' || c == '"' || c == '`')) {
-        end = SqlLexer.quotedEnd(marked, i, c);
-      }
-      if (end > i) {
-        out.append(marked, i, end);
-        i = end;
-      } else if (c == '?' && i + 1 < marked.length() && Character.isDigit(marked.charAt(i + 1))) {
-        int j = i + 1;
-        while (j < marked.length() && Character.isDigit(marked.charAt(j))) {
-          j++;
-        }
-        order.append(marked, i + 1, j).append(',');
-        out.append('?');
-        i = j;
-      } else {
-        out.append(c);
-        i++;
-      }
-    }
-    return new String[] {out.toString(), order.toString()};
-  }
-
-  private static int[] parameterOrder(String csv) {
-    if (csv.isEmpty()) {
-      return new int[0];
-    }
-    String[] parts = csv.split(",");
-    int[] out = new int[parts.length];
-    for (int i = 0; i < parts.length; i++) {
-      out[i] = Integer.parseInt(parts[i]) - 1;
-    }
-    return out;
   }
 
   private SQLException unsupported(String what) {

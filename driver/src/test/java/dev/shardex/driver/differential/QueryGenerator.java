@@ -126,6 +126,30 @@ public final class QueryGenerator {
     sourceWeights.add(weight);
   }
 
+  /** Joins not on the key: generated apart ({@link #generateCrossShard}), so the main set stays as it was. */
+  private final List<Source> crossShardSources = new ArrayList<>();
+  private boolean crossShard;
+
+  private void addCrossShard(Source s) {
+    crossShardSources.add(s);
+  }
+
+  /** {@code count} distinct queries over the cross-shard join sources, after {@link #generate}. */
+  public List<GeneratedQuery> generateCrossShard(int count) {
+    crossShard = true;
+    try {
+      List<GeneratedQuery> out = new ArrayList<>();
+      for (GeneratedQuery q : generate(count)) {
+        if (q.origin().startsWith("generated")) {
+          out.add(q);
+        }
+      }
+      return out;
+    } finally {
+      crossShard = false;
+    }
+  }
+
   private void defineSources() {
     for (String q : new String[] {null, "u"}) {
       List<Col> cols = usersCols(q, false);
@@ -190,6 +214,17 @@ public final class QueryGenerator {
         "posts p JOIN users u ON u.user_id = p.user_id LEFT JOIN countries co ON co.code = u.country_code", puc,
         pick(puc, "p.post_id"), find(puc, "p.user_id"), pick(puc, "co.region", "p.category", "u.name"), false));
 
+    // comments + posts joined on post_id alone, which is not the key: their rows may live apart,
+    // so the cross-shard lookup join answers (posts fetched by post_id IN (...) on every shard).
+    List<Col> cpx = concat(pick(commentsCols("c", false), "c.comment_id", "c.user_id", "c.post_id", "c.body", "c.stars"),
+        pick(postsCols("p", false), "p.title", "p.likes", "p.category", "p.created"));
+    addCrossShard(new Source("comments JOIN posts not on the key", "comments c JOIN posts p ON p.post_id = c.post_id",
+        cpx, pick(cpx, "c.comment_id"), find(cpx, "c.user_id"), pick(cpx, "p.category", "c.stars", "c.user_id"), false));
+    List<Col> cpl = concat(pick(commentsCols("c", false), "c.comment_id", "c.user_id", "c.post_id", "c.stars"),
+        pick(postsCols("p", true), "p.title", "p.likes", "p.category"));
+    addCrossShard(new Source("comments LEFT JOIN posts not on the key", "comments c LEFT JOIN posts p ON c.post_id = p.post_id",
+        cpl, pick(cpl, "c.comment_id"), find(cpl, "c.user_id"), pick(cpl, "c.stars", "c.user_id"), false));
+
     // The GLOBAL table on the preserved side of an outer join: its unmatched rows exist on every
     // shard, so a plain concatenation would repeat them. Rarely generated, on purpose.
     List<Col> cu = concat(countriesCols("co", false), pick(usersCols("u", true), "u.user_id", "u.name", "u.score"));
@@ -227,13 +262,17 @@ public final class QueryGenerator {
       }
       if (seen.add(d.sql)) {
         n++;
-        out.add(new GeneratedQuery(d.sql, d.order, d.orderKeys, d.aggregates, d.folded, d.route, "generated #" + n));
+        String origin = crossShard ? "generated cross-shard join #" : "generated #";
+        out.add(new GeneratedQuery(d.sql, d.order, d.orderKeys, d.aggregates, d.folded, d.route, origin + n));
       }
     }
     return out;
   }
 
   private Source pickSource() {
+    if (crossShard) {
+      return crossShardSources.get(r.nextInt(crossShardSources.size()));
+    }
     int total = 0;
     for (int w : sourceWeights) {
       total += w;

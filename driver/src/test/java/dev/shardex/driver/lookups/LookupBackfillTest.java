@@ -52,9 +52,12 @@ class LookupBackfillTest {
       Lookup l = dir.lookups().of("lbf_v").get(0);
       dir.lookups().store().claim(l, "3", "3"); // as a driver that died before writing its row leaves it
       LookupVerifier verifier = new LookupVerifier(dir.store(), TestCluster.sandbox()::connectShard);
-      assertEquals(List.of(new LookupVerifier.Extra("3", "3")), verifier.extras(l, false));
-      assertEquals(1, verifier.extras(l, true).size());
-      assertEquals(List.of(), verifier.extras(l, false));
+      LookupVerifier.Report found = verifier.check(l, false);
+      assertEquals(List.of(new LookupVerifier.Finding(LookupVerifier.Kind.EXTRA, "3", "3", "no row with the value under this key")),
+          found.findings());
+      assertEquals(List.of(1L, 0L, 0L), List.of(found.extra(), found.missing(), found.duplicate()));
+      assertEquals(1, verifier.check(l, true).repaired());
+      assertTrue(verifier.check(l, false).clean());
       assertEquals(2L, dir.lookups().store().count(l));
     }
   }

@@ -186,6 +186,39 @@ class LookupBatchTest {
   }
 
   @Test
+  void anEntryItsShardRefuses_failsAloneAsOnOneServer() throws Exception {
+    for (String table : List.of("lb_coded", "lb_coded_plain")) {
+      // code is unique per shard only (no lookup on it): shard 1 refuses the second entry itself
+      TestCluster.run("CREATE TABLE " + table + " (id BIGINT PRIMARY KEY, owner_id BIGINT NOT NULL, code VARCHAR(10),"
+          + " UNIQUE KEY uk_code (code)) COMMENT='shardex:sharded key=owner_id"
+          + (table.endsWith("plain") ? "'" : " lookup=id unique'"),
+          "INSERT INTO " + table + " VALUES (100, " + OWNERS[1] + ", 'taken')");
+      BatchUpdateException e;
+      try (Connection c = TestCluster.connect();
+          PreparedStatement ps = c.prepareStatement("INSERT INTO " + table + " VALUES (?, ?, ?)")) {
+        Object[][] rows = {{1, OWNERS[0], "a"}, {2, OWNERS[1], "taken"}, {3, OWNERS[1], "b"}, {4, OWNERS[2], "c"}};
+        for (Object[] row : rows) {
+          for (int i = 0; i < row.length; i++) {
+            ps.setObject(i + 1, row[i]);
+          }
+          ps.addBatch();
+        }
+        e = assertThrows(BatchUpdateException.class, ps::executeLargeBatch);
+        assertArrayEquals(new long[] {1, Statement.EXECUTE_FAILED, 1, 1}, e.getLargeUpdateCounts(), table);
+        assertEquals(1062, e.getErrorCode());
+        for (long id : new long[] {1, 3, 4}) {
+          assertEquals("1", LookupRoutingTest.one(c, "SELECT COUNT(*) FROM " + table + " WHERE id = ?", id), table + " " + id);
+        }
+      }
+      long rows = 0;
+      for (int shard = 0; shard < TestCluster.SHARDS; shard++) {
+        rows += TestCluster.countOnShard(shard, table, null);
+      }
+      assertEquals(4, rows, table + ": the three that ran, and the row there before");
+    }
+  }
+
+  @Test
   void orphanEntry_isTakenOverByTheBatch() throws Exception {
     TestCluster.run("CREATE TABLE lb_orphan " + PETS + " COMMENT='shardex:sharded key=owner_id lookup=id unique'");
     try (Connection c = TestCluster.connect()) {

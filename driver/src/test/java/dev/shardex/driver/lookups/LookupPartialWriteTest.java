@@ -2,7 +2,6 @@ package dev.shardex.driver.lookups;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.shardex.driver.TestCluster;
 import java.sql.Connection;
@@ -12,25 +11,41 @@ import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 /**
- * A write whose rows may be on a shard although it failed keeps the entries it claimed: a
- * multi-row INSERT split over two shards that one shard refuses leaves the other shard's row
- * committed (autocommit), and that row must still be found by its id. Rolling the claim back (as a
- * write refused by its one shard does) would leave a committed row no lookup finds.
+ * A write whose rows may stay on a shard although it failed keeps the entries it claimed: inside
+ * a transaction, a multi-row INSERT split over two shards that one shard refuses leaves the other
+ * shard's row in the transaction, and once committed that row must be found by its id (rolling the
+ * claim back, as a write refused by its one shard does, would leave a committed row no lookup
+ * finds). In autocommit the held write applies on no shard and leaves no entry.
  */
 class LookupPartialWriteTest {
+  private static final String SPLIT = "INSERT INTO %s VALUES (10, %d, 'new'), (11, %d, 'taken')";
+
   @Test
-  void splitInsertRefusedByOneShard_keepsTheEntryOfTheRowTheOtherWrote() throws Exception {
+  void splitInsertRefusedByOneShardInATransaction_keepsTheEntryOfTheRowTheOtherWrote() throws Exception {
     long a = LookupBatchTest.owner(0);
     long b = LookupBatchTest.owner(1);
-    create("lpw_items", b); // the second shard refuses the second row
+    create("lpw_tx", b); // the second shard refuses the second row
     try (Connection c = TestCluster.connect(); Statement s = c.createStatement()) {
-      SQLException e = assertThrows(SQLException.class,
-          () -> s.executeUpdate("INSERT INTO lpw_items VALUES (10, " + a + ", 'new'), (11, " + b + ", 'taken')"));
-      assertTrue(e.getMessage().contains("SHX"), e.getMessage());
-      assertEquals(1, TestCluster.countOnShard(0, "lpw_items", "id = 10"), "the first shard applied its row");
-      assertEquals(Long.toString(a), LookupRoutingTest.one(c, "SELECT owner_id FROM lpw_items WHERE id = 10"));
+      c.setAutoCommit(false);
+      assertThrows(SQLException.class, () -> s.executeUpdate(String.format(SPLIT, "lpw_tx", a, b)));
+      c.commit();
+      assertEquals(1, TestCluster.countOnShard(0, "lpw_tx", "id = 10"), "the first shard's row stayed and committed");
+      assertEquals(Long.toString(a), LookupRoutingTest.one(c, "SELECT owner_id FROM lpw_tx WHERE id = 10"));
     }
-    assertEquals(Long.toString(a), LookupBatchTest.entries("lpw_items", "id").get("10"));
+    assertEquals(Long.toString(a), LookupBatchTest.entries("lpw_tx", "id").get("10"));
+  }
+
+  @Test
+  void splitInsertRefusedByOneShardInAutocommit_appliesNowhere() throws Exception {
+    long a = LookupBatchTest.owner(0);
+    long b = LookupBatchTest.owner(1);
+    create("lpw_auto", b);
+    try (Connection c = TestCluster.connect(); Statement s = c.createStatement()) {
+      SQLException e = assertThrows(SQLException.class, () -> s.executeUpdate(String.format(SPLIT, "lpw_auto", a, b)));
+      assertEquals(1062, e.getErrorCode(), "the refusing shard's own error, as one server's statement");
+    }
+    assertEquals(0, TestCluster.countOnShard(0, "lpw_auto", "id = 10"));
+    assertEquals(Map.of("1", Long.toString(b)), LookupBatchTest.entries("lpw_auto", "id"));
   }
 
   @Test

@@ -96,10 +96,14 @@ class PetClinicShardsTest {
   }
 
   @Test
-  void findingAPetByIdJoinsItsVisitsNotOnAKeyAndIsRefusedByName() {
+  void findingAPetByIdJoinsItsVisitsAcrossShards() {
     // PetClinic maps Pet.visits EAGER: em.find(Pet) joins pets to visits on pets.id = visits.pet_id, which is
-    // neither table's shard key (pets: owner_id, visits: pet_id). Answering it needs a cross-shard join.
-    assertThatThrownBy(() -> pets.findById(1)).hasMessageContaining("SHX1206").hasMessageContaining("pets, visits");
+    // neither table's shard key (pets: owner_id, visits: pet_id): a cross-shard lookup join answers it.
+    Pet samantha = pets.findById(7).orElseThrow();
+    assertThat(samantha.getName()).isEqualTo("Samantha");
+    assertThat(samantha.getVisits()).extracting(Visit::getDescription).contains("rabies shot", "spayed");
+    assertThat(pets.findById(2).orElseThrow().getVisits()).isEmpty(); // a LEFT JOIN with no visit
+    assertThat(pets.findById(999)).isEmpty();
   }
 
   @Test

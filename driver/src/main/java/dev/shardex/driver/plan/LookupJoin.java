@@ -1,0 +1,228 @@
+package dev.shardex.driver.plan;
+
+import dev.shardex.directory.ShardexError;
+import dev.shardex.driver.merge.Cell;
+import dev.shardex.driver.merge.JoinedMetaData;
+import dev.shardex.driver.merge.RowsResultSet;
+import dev.shardex.driver.sql.JoinSplit;
+import dev.shardex.driver.sql.ValueSource;
+import java.math.BigDecimal;
+import java.math.BigInteger;
+import java.sql.ResultSet;
+import java.sql.ResultSetMetaData;
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.HashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The batched lookup join: runs the driving statement (bounded by {@code cap} rows), then the
+ * dependent statement once per batch of at most {@code batch} distinct join values, as
+ * {@code col IN (...)}, which the router sends only to the shards owning those values when the
+ * column is the dependent table's key or has a lookup. Rows pair by integer value (the join values
+ * are read back from MySQL, which applied its own comparison in the IN list); other join types are
+ * refused before anything is returned. Output keeps the driving order; a LEFT JOIN pads unmatched
+ * driving rows with NULL; LIMIT and OFFSET apply to the joined rows.
+ */
+public final class LookupJoin {
+  /** Runs one statement through the pipeline (routed, merged as any other) and returns its rows. */
+  public interface Route {
+    ResultSet query(String sql, Object[] values) throws SQLException;
+  }
+
+  private final JoinSplit split;
+  private final int batch;
+  private final int cap;
+
+  public LookupJoin(JoinSplit split, int batch, int cap) {
+    this.split = split;
+    this.batch = batch;
+    this.cap = cap;
+  }
+
+  private record Side(List<Cell[]> rows, ResultSetMetaData meta) {
+    int width() throws SQLException {
+      return meta.getColumnCount() - 1; // the hidden join column is last
+    }
+  }
+
+  public ResultSet run(Object[] values, Route route) throws SQLException {
+    // LIMIT cap (the merge stage's own bound): a driving side that fills it may have more rows, so it is refused
+    Side driving = read(route.query(split.driving() + " LIMIT " + cap, Values.pick(values, split.drivingParams())), "driving");
+    if (driving.rows().size() >= cap) {
+      throw ShardexError.JOIN_TOO_LARGE.exception(split.table(), "driving", cap - 1);
+    }
+    List<Object> keys = new ArrayList<>(new LinkedHashSet<>(joinValues(driving)));
+    keys.remove(null);
+    Map<Object, List<Cell[]>> matches = new HashMap<>();
+    Side dependent = null;
+    int read = 0;
+    for (int from = 0; from < keys.size() || dependent == null; from += batch) {
+      List<Object> chunk = keys.isEmpty() ? Collections.singletonList(null) : keys.subList(from, Math.min(keys.size(), from + batch));
+      Side part = read(route.query(split.dependent() + markers(chunk.size()) + ")", Values.concat(Values.pick(values, split.dependentParams()), chunk)), "dependent");
+      dependent = dependent == null ? part : dependent;
+      read += part.rows().size();
+      if (read > cap) {
+        throw ShardexError.JOIN_TOO_LARGE.exception(split.table(), "dependent", cap);
+      }
+      for (Cell[] row : part.rows()) {
+        matches.computeIfAbsent(joinValue(row), k -> new ArrayList<>()).add(row);
+      }
+    }
+    return joined(driving, dependent, matches, values);
+  }
+
+  private ResultSet joined(Side driving, Side dependent, Map<Object, List<Cell[]>> matches, Object[] values)
+      throws SQLException {
+    int[][] columns = columns(driving, dependent);
+    long offset = bound(split.offset(), values, 0);
+    long limit = bound(split.limit(), values, Long.MAX_VALUE);
+    boolean sorted = split.sort() != null;
+    List<Cell[]> out = new ArrayList<>();
+    for (Cell[] d : driving.rows()) {
+      Object key = joinValue(d);
+      List<Cell[]> found = key == null ? null : matches.get(key);
+      if (found == null && split.left()) {
+        found = Collections.singletonList(null);
+      }
+      for (Cell[] m : found == null ? List.<Cell[]>of() : found) {
+        if (!sorted && out.size() >= offset + limit && offset + limit >= 0) {
+          return result(slice(out, offset, limit), driving, dependent, columns); // the driving order: stop early
+        }
+        out.add(row(d, m, columns));
+        if (out.size() > cap) {
+          throw ShardexError.JOIN_TOO_LARGE.exception(split.table(), "joined", cap);
+        }
+      }
+    }
+    if (sorted) {
+      JoinedMetaData meta = meta(driving, dependent, columns);
+      out.sort(JoinOrder.of(split.sort(), split.output(), columns[0].length - split.hidden(), meta, stars(driving, dependent)));
+    }
+    return result(slice(out, offset, limit), driving, dependent, columns);
+  }
+
+  private static List<Cell[]> slice(List<Cell[]> rows, long offset, long limit) {
+    int from = (int) Math.min(rows.size(), offset);
+    int to = (int) Math.min(rows.size(), from + Math.min(limit, Integer.MAX_VALUE));
+    return rows.subList(from, to);
+  }
+
+  private JoinedMetaData meta(Side driving, Side dependent, int[][] columns) {
+    return new JoinedMetaData(driving.meta(), dependent.meta(), columns[0], columns[1], split.left());
+  }
+
+  /** The rows and their metadata, without the hidden sort columns. */
+  private ResultSet result(List<Cell[]> rows, Side driving, Side dependent, int[][] columns) {
+    int visible = columns[0].length - split.hidden();
+    List<Cell[]> out = new ArrayList<>(rows.size());
+    for (Cell[] row : rows) {
+      out.add(split.hidden() == 0 ? row : java.util.Arrays.copyOf(row, visible));
+    }
+    int[][] shown = {java.util.Arrays.copyOf(columns[0], visible), java.util.Arrays.copyOf(columns[1], visible)};
+    return RowsResultSet.of(out, meta(driving, dependent, shown));
+  }
+
+  private static Cell[] row(Cell[] d, Cell[] m, int[][] columns) {
+    Cell[] row = new Cell[columns[0].length];
+    for (int i = 0; i < row.length; i++) {
+      row[i] = columns[0][i] == 0 ? d[columns[1][i] - 1] : m == null ? Cell.NULL : m[columns[1][i] - 1];
+    }
+    return row;
+  }
+
+  /** How many columns a star item of each side spans (driving, dependent). */
+  private int[] stars(Side driving, Side dependent) throws SQLException {
+    int[] stars = {driving.width(), dependent.width()};
+    for (JoinSplit.Item item : split.output()) {
+      if (!item.star()) {
+        stars[item.dependentSide() ? 1 : 0]--;
+      }
+    }
+    return stars;
+  }
+
+  /** For each output column: [0] its side (0 driving, 1 dependent), [1] its 1-based column in that side's rows. */
+  private int[][] columns(Side driving, Side dependent) throws SQLException {
+    int[] stars = stars(driving, dependent);
+    List<int[]> cols = new ArrayList<>();
+    int[] next = {1, 1};
+    for (JoinSplit.Item item : split.output()) {
+      int s = item.dependentSide() ? 1 : 0;
+      for (int k = 0; k < (item.star() ? stars[s] : 1); k++) {
+        cols.add(new int[] {s, next[s]++});
+      }
+    }
+    int[][] out = new int[2][cols.size()];
+    for (int i = 0; i < cols.size(); i++) {
+      out[0][i] = cols.get(i)[0];
+      out[1][i] = cols.get(i)[1];
+    }
+    return out;
+  }
+
+  private Side read(ResultSet rs, String side) throws SQLException {
+    try (rs) {
+      ResultSetMetaData meta = rs.getMetaData();
+      int n = meta.getColumnCount();
+      List<Cell[]> rows = new ArrayList<>();
+      while (rs.next()) {
+        if (rows.size() > cap) {
+          throw ShardexError.JOIN_TOO_LARGE.exception(split.table(), side, cap);
+        }
+        Cell[] row = new Cell[n];
+        for (int i = 1; i <= n; i++) {
+          Object v = rs.getObject(i);
+          row[i - 1] = v == null ? Cell.NULL : new Cell(v, rs.getString(i));
+        }
+        rows.add(row);
+      }
+      return new Side(rows, meta);
+    }
+  }
+
+  private List<Object> joinValues(Side driving) throws SQLException {
+    List<Object> out = new ArrayList<>(driving.rows().size());
+    for (Cell[] row : driving.rows()) {
+      out.add(joinValue(row));
+    }
+    return out;
+  }
+
+  /** A join value as a whole number; a value of another type is refused (its equality is the server's to decide). */
+  private Object joinValue(Cell[] row) throws SQLException {
+    Object v = row[row.length - 1].value();
+    if (v == null) {
+      return null;
+    }
+    if (v instanceof Long || v instanceof Integer || v instanceof Short || v instanceof Byte) {
+      return ((Number) v).longValue();
+    }
+    if (v instanceof BigInteger b) {
+      return b.bitLength() < 64 ? (Object) b.longValue() : b;
+    }
+    if (v instanceof BigDecimal d && d.stripTrailingZeros().scale() <= 0) {
+      return joinValue(new Cell[] {new Cell(d.toBigIntegerExact(), null)});
+    }
+    throw ShardexError.JOIN_NOT_ON_KEY.exception(split.table(), split.joinColumn(),
+        "its join column holds " + v.getClass().getSimpleName() + " values, and a cross-shard join pairs whole numbers only");
+  }
+
+  private static long bound(ValueSource v, Object[] values, long none) throws SQLException {
+    if (v == null) {
+      return none;
+    }
+    Object o = v instanceof ValueSource.Param p ? values[p.index()] : v instanceof ValueSource.Literal l ? l.value() : null;
+    if (!(o instanceof Number n)) {
+      throw ShardexError.UNSUPPORTED.exception("LIMIT " + o + " in a cross-shard join", "give LIMIT a whole number");
+    }
+    return n instanceof BigInteger b && b.bitLength() >= 64 ? Long.MAX_VALUE : Math.max(0, n.longValue());
+  }
+
+  private static String markers(int n) {
+    return String.join(", ", Collections.nCopies(n, "?"));
+  }
+}
