@@ -34,6 +34,7 @@ public enum ShardexError {
   PENDING_LIMIT("SHX1213", "0AS00", "INSERT into table %s without its key %s: this connection already holds %d rows waiting for their key; set their keys (UPDATE %s SET %s = ? WHERE %s = ?) before inserting more, or insert rows with their key"),
   UPSERT_KEY("SHX1211", "0AS00", "%s into SHARDED table %s is refused: its %s does not contain the shard key %s, so the row it collides with may live on another shard and would be duplicated instead of replaced; add %s to that key, or find the row by that key first and UPDATE it (or INSERT a new one) by its shard key"),
   LOOKUP_VALUE("SHX1214", "0AS00", "%s of table %s gives its lookup column %s %s, so the lookup index (lookup=%s) cannot be kept; %s"),
+  UPSERT_LOOKUP("SHX1215", "0AS00", "%s into table %s %s, which Shardex cannot do exactly across shards; %s"),
   // 25 / 0A: transactions
   BEST_EFFORT_PARTIAL("SHX1302", "HY000", "best_effort commit: shards %s committed, shards %s did not (%s); the transaction is now partly applied: repair the failed shards' rows or retry that part"),
   SECOND_SHARD("SHX1301", "0AS00", "transaction already runs on shard %d and this statement needs shard %s; shardex.transactions=single allows one shard per transaction: commit first, route the statement by the same key, or use shardex.transactions=atomic (the default: all shards commit or none)"),

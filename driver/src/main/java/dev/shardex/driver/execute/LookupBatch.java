@@ -189,7 +189,7 @@ public final class LookupBatch implements AutoCloseable {
         }
       }
       LookupWork all = any == null ? null : new LookupWork(any.type(), any.table(), any.lookups(), keys.toArray(),
-          shards.stream().mapToInt(Integer::intValue).toArray(), values.toArray(new Object[0][]), null, null, any.ignore());
+          shards.stream().mapToInt(Integer::intValue).toArray(), values.toArray(new Object[0][]), null, null, any.ignore(), null);
       return new Rows(all, entries.stream().mapToInt(Integer::intValue).toArray(), first);
     }
   }

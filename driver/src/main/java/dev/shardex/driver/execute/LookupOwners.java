@@ -67,7 +67,8 @@ final class LookupOwners {
     }
   }
 
-  private static List<Object[]> collect(PreparedStatement ps, int columns) throws SQLException {
+  /** The first {@code columns} columns of every row the query returns. */
+  static List<Object[]> collect(PreparedStatement ps, int columns) throws SQLException {
     List<Object[]> rows = new ArrayList<>();
     try (ResultSet rs = ps.executeQuery()) {
       while (rs.next()) {

@@ -37,6 +37,7 @@ public final class LookupWrites {
   private final ShardSession session;
   private final LookupOwners owners;
   private final KeyName keyName;
+  private final LookupUpserts upserts;
 
   /** The name MySQL gives the unique key on a column, for the duplicate-key message. */
   public interface KeyName {
@@ -48,10 +49,14 @@ public final class LookupWrites {
     this.session = session;
     this.owners = new LookupOwners(session, directory);
     this.keyName = keyName;
+    this.upserts = new LookupUpserts(directory, session, keyName);
   }
 
   /** Runs the write with its lookup work: {@code sql} and {@code params} are the statement's own. */
   public Outcome run(LookupWork w, RoutePlan plan, String sql, Object[] params, Write write) throws SQLException {
+    if (w.upsert() != null) {
+      return upserts.run(w, plan, sql, params, write); // REPLACE, ON DUPLICATE KEY UPDATE
+    }
     return w.type() == StatementType.INSERT || w.type() == StatementType.REPLACE ? insert(w, plan, write)
         : change(w, plan, sql, params, write);
   }

@@ -13,7 +13,10 @@ import java.util.List;
 /**
  * Routes INSERT and REPLACE: each row goes where its key lives (new keys are placed), a multi-row
  * INSERT is split by owner, a sequence-filled column gets its ids first; GLOBAL tables get the row
- * everywhere, SINGLE and unknown tables on their home shard. Upserts must not move a row's key.
+ * everywhere, SINGLE and unknown tables on their home shard. Upserts must not move a row's key,
+ * and need every PRIMARY or UNIQUE key to contain the shard key or be a one-column key with a
+ * unique lookup (else {@code SHX1211}): the row they collide with is then on the row's own shard,
+ * or found through the lookup's entry (LookupUpserts).
  */
 final class InsertRoute {
   private InsertRoute() {}
@@ -53,7 +56,7 @@ final class InsertRoute {
     List<String> columns = t.insertColumns();
     TableSchemas.Schema schema = upsert != null || columns.isEmpty() ? ctx.schema(table) : TableSchemas.Schema.UNKNOWN;
     List<dev.shardex.directory.Lookup> lookups = dir.lookups().of(table);
-    String unkeyed = upsert == null ? null : schema.keyWithout(def.keyColumn(), LookupRoute.uniqueColumns(lookups, upsert));
+    String unkeyed = upsert == null ? null : schema.keyWithout(def.keyColumn(), LookupRoute.uniqueColumns(lookups));
     if (unkeyed != null) {
       throw ShardexError.UPSERT_KEY.exception(upsert, table, unkeyed, def.keyColumn(), def.keyColumn());
     }
@@ -89,8 +92,9 @@ final class InsertRoute {
       rowsPerShard.computeIfAbsent(shards[r], s -> new ArrayList<>()).add(r);
     }
     if (!lookups.isEmpty()) {
-      LookupRoute.refuseUpdatingUpsert(t, def, lookups);
-      ctx.lookupWork(LookupWork.insert(t, def, lookups, columns, values, fill, keys, shards));
+      LookupRoute.refuseUpdatingUpsert(t, def, lookups, schema);
+      LookupWork work = LookupWork.insert(t, def, lookups, columns, values, fill, keys, shards);
+      ctx.lookupWork(UpsertWork.wanted(t) ? work.withUpsert(UpsertWork.of(t, def, lookups, columns, values, fill, schema)) : work);
     }
     ValueSource onDuplicate = t.assignments().get(def.keyColumn());
     if (onDuplicate != null && !(onDuplicate instanceof ValueSource.Opaque)) {

@@ -32,11 +32,15 @@ import java.util.TreeSet;
 public final class LookupRoute {
   private LookupRoute() {}
 
-  /** The columns of unique lookups that make an upsert exact: INSERT IGNORE only (REPLACE and ON DUPLICATE KEY UPDATE are refused). */
-  static Set<String> uniqueColumns(List<Lookup> lookups, String upsert) {
+  /**
+   * The columns of unique lookups: a one-column PRIMARY or UNIQUE key on one is unique across
+   * shards, so REPLACE, ON DUPLICATE KEY UPDATE and INSERT IGNORE into the table are exact (the row a
+   * value collides with is found through its entry, see LookupUpserts).
+   */
+  static Set<String> uniqueColumns(List<Lookup> lookups) {
     Set<String> columns = new java.util.HashSet<>();
     for (Lookup l : lookups) {
-      if (l.unique() && "INSERT IGNORE".equals(upsert)) {
+      if (l.unique()) {
         columns.add(l.column());
       }
     }
@@ -44,17 +48,27 @@ public final class LookupRoute {
   }
 
   /**
-   * ON DUPLICATE KEY UPDATE that assigns a looked-up column changes an existing row's value without
-   * Shardex knowing which row: refused (its INSERT part keeps the lookups like any INSERT).
+   * ON DUPLICATE KEY UPDATE that assigns a looked-up column may change an existing row's value
+   * without Shardex knowing which row: refused, unless the assignment cannot change it ({@code col =
+   * col}, or {@code col = VALUES(col)} when every unique key of the table contains {@code col}, so
+   * the row it collides with already has that value). Its INSERT part keeps the lookups like any INSERT.
    */
-  static void refuseUpdatingUpsert(RouteTemplate t, TableDef def, List<Lookup> lookups) throws SQLException {
+  static void refuseUpdatingUpsert(RouteTemplate t, TableDef def, List<Lookup> lookups, TableSchemas.Schema schema)
+      throws SQLException {
     for (Lookup l : lookups) {
-      if (t.assignments().containsKey(l.column())) {
+      ValueSource set = t.assignments().get(l.column());
+      if (set != null && !UpsertWork.keeps(set, l.column(), def.name())
+          && !(UpsertWork.insertedValue(set, l.column()) && inEveryKey(schema, l.column()))) {
         throw dev.shardex.directory.ShardexError.LOOKUP_VALUE.exception("INSERT ... ON DUPLICATE KEY UPDATE", def.name(),
             l.column(), "a new value for the row it collides with", l.column(),
             "UPDATE that row by its key or id instead, which keeps the lookup");
       }
     }
+  }
+
+  private static boolean inEveryKey(TableSchemas.Schema schema, String column) {
+    return schema.known() && !schema.uniqueKeys().isEmpty()
+        && schema.uniqueKeys().values().stream().allMatch(k -> k.contains(column));
   }
 
   /** Whether a write must keep lookup indexes (batches and one-trip multi-statements cannot). */

@@ -16,10 +16,11 @@ import java.util.List;
  * around its execution (the driver's LookupWrites). An INSERT carries each row's key, shard and
  * looked-up values; an UPDATE or DELETE the lookups it touches (every one for a DELETE, the
  * assigned ones for an UPDATE) and an UPDATE's new values. A row's old values are read on its
- * shard when the statement runs, by the statement's own WHERE.
+ * shard when the statement runs, by the statement's own WHERE. A REPLACE or ON DUPLICATE KEY
+ * UPDATE also carries {@code upsert} (null otherwise).
  */
 public record LookupWork(StatementType type, TableDef table, List<Lookup> lookups, Object[] keys, int[] shards,
-    Object[][] rowValues, Object[] newValues, Object newKey, boolean ignore) {
+    Object[][] rowValues, Object[] newValues, Object newKey, boolean ignore, UpsertWork upsert) {
   /** An UPDATE's new value of a lookup it does not assign (it changes the row's key only). */
   public static final Object UNCHANGED = new Object() {
     @Override
@@ -38,7 +39,12 @@ public record LookupWork(StatementType type, TableDef table, List<Lookup> lookup
         rows[r][i] = insertedValue(t, def, lookups.get(i), columns, values, fill, r);
       }
     }
-    return new LookupWork(t.type(), def, lookups, keys, shards, rows, null, null, t.insertIgnore());
+    return new LookupWork(t.type(), def, lookups, keys, shards, rows, null, null, t.insertIgnore(), null);
+  }
+
+  /** The same INSERT's rows, run as the REPLACE or ON DUPLICATE KEY UPDATE {@code u} describes. */
+  LookupWork withUpsert(UpsertWork u) {
+    return new LookupWork(type, table, lookups, keys, shards, rowValues, newValues, newKey, ignore, u);
   }
 
   private static Object insertedValue(RouteTemplate t, TableDef def, Lookup l, List<String> columns, Object[] values,
@@ -74,7 +80,7 @@ public record LookupWork(StatementType type, TableDef table, List<Lookup> lookup
       }
     }
     return touched.isEmpty() ? null
-        : new LookupWork(t.type(), def, List.copyOf(touched), null, null, null, next.toArray(), newKey, false);
+        : new LookupWork(t.type(), def, List.copyOf(touched), null, null, null, next.toArray(), newKey, false, null);
   }
 
   /** A row's value of lookup {@code i} after this UPDATE, given its value before. */

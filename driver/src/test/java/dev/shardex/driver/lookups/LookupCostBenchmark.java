@@ -96,11 +96,11 @@ public final class LookupCostBenchmark {
     ps.executeBatch();
   }
 
-  private interface Op {
+  interface Op {
     void run() throws SQLException;
   }
 
-  private static long time(Op op) throws SQLException {
+  static long time(Op op) throws SQLException {
     long start = System.nanoTime();
     op.run();
     return System.nanoTime() - start;
@@ -144,11 +144,11 @@ public final class LookupCostBenchmark {
     return sorted[sorted.length / 2];
   }
 
-  private static String summary(long[] nanos) {
+  static String summary(long[] nanos) {
     return String.format("median %d us, mean %d us", median(nanos) / 1000, Arrays.stream(nanos).sum() / nanos.length / 1000);
   }
 
-  private static String ratio(long[][] sides) {
+  static String ratio(long[][] sides) {
     return String.format("%.2f", (double) median(sides[1]) / median(sides[0]));
   }
 }
