@@ -141,8 +141,10 @@ public final class Directory implements AutoCloseable {
         }
       }
     };
+    ClaimPool claims = new ClaimPool(split.url(), name, secret, options.claimPoolSize(), config.getConnectionTimeout(),
+        clientName, display);
     try {
-      return new Directory(new DirectoryStore(pool), options, display, pool, clientName);
+      return new Directory(new DirectoryStore(pool, claims), options, display, pool, clientName);
     } catch (SQLException e) {
       closeUnopened(pool, connections);
       throw unreachable(e, display, secret);
@@ -468,6 +470,7 @@ public final class Directory implements AutoCloseable {
     } catch (SQLException e) {
       // the row ages out: movers stop waiting for a client whose lease has lapsed
     }
+    store.closeClaims();
     if (ownedPool != null) {
       ownedPool.close();
     }

@@ -17,13 +17,41 @@ import javax.sql.DataSource;
  */
 public final class DirectoryStore {
   private final DataSource dataSource;
+  private final ClaimPool claims;
 
   public DirectoryStore(DataSource dataSource) {
+    this(dataSource, null);
+  }
+
+  DirectoryStore(DataSource dataSource, ClaimPool claims) {
     this.dataSource = dataSource;
+    this.claims = claims;
   }
 
   public DataSource dataSource() {
     return dataSource;
+  }
+
+  /**
+   * A connection for a {@link LookupClaim}: from the claims pool (autocommit off) when this store
+   * has one, else from the directory pool (autocommit on; the claim turns it off and back on).
+   */
+  Connection claimConnection() throws SQLException {
+    if (claims != null) {
+      return claims.connection();
+    }
+    try {
+      return dataSource.getConnection();
+    } catch (SQLException e) {
+      throw named(e);
+    }
+  }
+
+  /** Closes the claims pool, if this store has one (the directory pool is its owner's to close). */
+  void closeClaims() {
+    if (claims != null) {
+      claims.close();
+    }
   }
 
   public void init() throws SQLException {
@@ -226,15 +254,17 @@ public final class DirectoryStore {
 
   // ---- the change log and clients --------------------------------------------------------------
 
-  /** Appends a change inside the caller's transaction; the counter row lock orders commits. */
+  /**
+   * Appends a change inside the caller's transaction; the counter row lock orders commits. The new
+   * id comes back in the UPDATE's own answer (LAST_INSERT_ID(expr) sets the OK packet's insert id,
+   * which JDBC returns as its generated key): no SELECT LAST_INSERT_ID() round trip.
+   */
   static long logChange(Connection c, Change.Kind kind, String keySpace, String key, String ref) throws SQLException {
     long id;
     try (Statement s = c.createStatement()) {
-      s.executeUpdate("UPDATE change_counter SET last_change = LAST_INSERT_ID(last_change + 1) WHERE id = 1");
-      try (ResultSet rs = s.executeQuery("SELECT LAST_INSERT_ID()")) {
-        rs.next();
-        id = rs.getLong(1);
-      }
+      s.executeUpdate("UPDATE change_counter SET last_change = LAST_INSERT_ID(last_change + 1) WHERE id = 1",
+          Statement.RETURN_GENERATED_KEYS);
+      id = counted(s);
     }
     try (PreparedStatement ps = c.prepareStatement("INSERT INTO changes (id, kind, keyspace, k, ref) VALUES (?, ?, ?, ?, ?)")) {
       ps.setLong(1, id);
@@ -245,6 +275,19 @@ public final class DirectoryStore {
       ps.executeUpdate();
     }
     return id;
+  }
+
+  /** The counter's new value: the UPDATE's generated key, else (a driver that does not report it) read back. */
+  private static long counted(Statement s) throws SQLException {
+    try (ResultSet keys = s.getGeneratedKeys()) {
+      if (keys.next() && keys.getLong(1) > 0) {
+        return keys.getLong(1);
+      }
+    }
+    try (ResultSet rs = s.executeQuery("SELECT LAST_INSERT_ID()")) {
+      rs.next();
+      return rs.getLong(1);
+    }
   }
 
   public long lastChange() throws SQLException {

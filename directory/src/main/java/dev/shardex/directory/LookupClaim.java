@@ -22,16 +22,21 @@ import java.util.List;
  */
 public final class LookupClaim implements AutoCloseable {
   private final Connection c;
+  /** Whether the connection came in autocommit (the directory pool's) and goes back so. */
+  private final boolean restore;
   private boolean done;
 
   LookupClaim(Connection c) throws SQLException {
     this.c = c;
-    c.setAutoCommit(false);
+    this.restore = c.getAutoCommit();
+    if (restore) {
+      c.setAutoCommit(false);
+    }
   }
 
-  /** Opens a claim on one of the directory's pooled connections. */
+  /** Opens a claim on a connection of the claims pool (see {@link ClaimPool}). */
   public static LookupClaim open(DirectoryStore store) throws SQLException {
-    Connection c = store.dataSource().getConnection();
+    Connection c = store.claimConnection();
     try {
       return new LookupClaim(c);
     } catch (SQLException e) {
@@ -41,22 +46,34 @@ public final class LookupClaim implements AutoCloseable {
   }
 
   /**
-   * Adds every entry {@code vs[i] -> ks[i]} of one lookup in one round trip; returns the indexes of
-   * the values another key already holds (unique lookups; none for non-unique ones).
+   * Adds every entry {@code vs[i] -> ks[i]} of one lookup, {@value #CHUNK} rows a statement (one
+   * round trip for an INSERT's rows); returns the indexes of the values another key already holds
+   * (unique lookups; none for non-unique ones).
    */
   public List<Integer> add(Lookup l, List<String> vs, List<String> ks) throws SQLException {
-    String table = table(l);
-    String rows = String.join(", ", java.util.Collections.nCopies(vs.size(), "(?, ?, ?)"));
-    int added;
-    try (PreparedStatement ps = c.prepareStatement("INSERT IGNORE INTO " + table + " (index_id, v, k) VALUES " + rows)) {
-      for (int i = 0; i < vs.size(); i++) {
-        ps.setInt(i * 3 + 1, l.id());
-        ps.setString(i * 3 + 2, vs.get(i));
-        ps.setString(i * 3 + 3, ks.get(i));
-      }
-      added = ps.executeUpdate();
+    int added = 0;
+    for (int from = 0; from < vs.size(); from += CHUNK) {
+      added += insertIgnore(l, vs, ks, from, Math.min(vs.size(), from + CHUNK));
     }
     return added == vs.size() || !l.unique() ? List.of() : held(l, vs, ks);
+  }
+
+  /**
+   * Most entries one INSERT IGNORE adds: a batch's claim stays well inside max_allowed_packet, and
+   * the statement texts (one per row count) stay few enough to keep prepared.
+   */
+  static final int CHUNK = 100;
+
+  private int insertIgnore(Lookup l, List<String> vs, List<String> ks, int from, int to) throws SQLException {
+    String rows = String.join(", ", java.util.Collections.nCopies(to - from, "(?, ?, ?)"));
+    try (PreparedStatement ps = c.prepareStatement("INSERT IGNORE INTO " + table(l) + " (index_id, v, k) VALUES " + rows)) {
+      for (int i = from; i < to; i++) {
+        ps.setInt((i - from) * 3 + 1, l.id());
+        ps.setString((i - from) * 3 + 2, vs.get(i));
+        ps.setString((i - from) * 3 + 3, ks.get(i));
+      }
+      return ps.executeUpdate();
+    }
   }
 
   private List<Integer> held(Lookup l, List<String> vs, List<String> ks) throws SQLException {
@@ -121,12 +138,22 @@ public final class LookupClaim implements AutoCloseable {
   }
 
   /**
-   * The owner rows are written: the entries become visible. Switching autocommit back on commits
-   * (JDBC), one round trip for both, and the pool finds the connection as it lent it.
+   * The owner rows are written: the entries become visible. On a directory pool connection,
+   * switching autocommit back on commits (JDBC), one round trip for both, and the pool finds the
+   * connection as it lent it.
    */
   public void commit() throws SQLException {
     done = true;
-    c.setAutoCommit(true);
+    if (restore) {
+      c.setAutoCommit(true);
+    } else {
+      c.commit();
+    }
+  }
+
+  /** Undoes everything the claim did so far (its locks go too) and goes on on the same connection. */
+  public void restart() throws SQLException {
+    c.rollback();
   }
 
   /** Ends the claim; entries not committed are rolled back. Never throws. */
@@ -135,6 +162,8 @@ public final class LookupClaim implements AutoCloseable {
     try {
       if (!done) {
         c.rollback();
+      }
+      if (!done && restore) {
         c.setAutoCommit(true);
       }
     } catch (SQLException e) {

@@ -147,7 +147,8 @@ public final class ShardexConfig implements ShardPools.Credentials {
   }
 
   DirectoryOptions directoryOptions() {
-    return new DirectoryOptions(pollMs, leaseMs, frozenWaitMs, keyCacheSize, ticker, autoPoll);
+    // a lookup claim holds a directory connection while it writes a shard: as many as a shard pool has
+    return new DirectoryOptions(pollMs, leaseMs, frozenWaitMs, keyCacheSize, ticker, autoPoll, poolSize);
   }
 
   /**

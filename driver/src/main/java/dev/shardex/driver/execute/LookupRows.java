@@ -1,9 +1,12 @@
 package dev.shardex.driver.execute;
 
+import dev.shardex.directory.ErrorKind;
 import dev.shardex.directory.Lookup;
+import dev.shardex.directory.LookupClaim;
 import dev.shardex.directory.TableDef;
 import dev.shardex.driver.route.Fanout;
 import dev.shardex.driver.route.RoutePlan;
+import java.sql.SQLException;
 import java.sql.SQLIntegrityConstraintViolationException;
 import java.util.ArrayList;
 import java.util.List;
@@ -11,9 +14,50 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
 
-/** An INSERT's rows as lookup maintenance sees them: the plan without the rows INSERT IGNORE skips, and MySQL's duplicate-key error. */
+/**
+ * A write's rows as lookup maintenance sees them: the plan without the rows INSERT IGNORE skips,
+ * MySQL's duplicate-key error, and whether a failed write may have left rows behind.
+ */
 final class LookupRows {
   private LookupRows() {}
+
+  /**
+   * Runs the write inside its claim, held when in autocommit ({@link HeldWrites}). When it fails,
+   * the claim still commits if rows may be on a shard all the same, so no committed row goes
+   * without its entry (an extra one is harmless). Held rows roll back with the hold, so only a
+   * write that is not held counts: inside a transaction, a plan of several shards (some may have
+   * run, and the transaction goes on), or an error that is not its one shard's refusal of the
+   * statement (a lost connection, a timeout).
+   */
+  static Outcome written(LookupClaim claim, HeldWrites held, LookupWrites.Write write, RoutePlan plan) throws SQLException {
+    try {
+      return held.run(write, plan);
+    } catch (SQLException | RuntimeException e) {
+      if (held == HeldWrites.NONE && (plan.shards().size() > 1 || !refused(e))) {
+        keep(claim, e);
+      }
+      throw e;
+    }
+  }
+
+  /** Commits the claim after a failed write; a failure to commit joins the write's error. */
+  static void keep(LookupClaim claim, Throwable failure) {
+    try {
+      claim.commit();
+    } catch (SQLException e) {
+      failure.addSuppressed(e);
+    }
+  }
+
+  /** Whether one server refused the statement as a whole: a constraint, data, syntax or access error, a deadlock or lock wait. */
+  static boolean refused(Throwable e) {
+    if (!(e instanceof SQLException s) || ErrorKind.of(s) != ErrorKind.DATABASE) {
+      return false;
+    }
+    String state = s.getSQLState() == null ? "" : s.getSQLState();
+    return state.startsWith("21") || state.startsWith("22") || state.startsWith("23") || state.startsWith("40")
+        || state.startsWith("42") || s.getErrorCode() == 1205;
+  }
 
   /** The plan without the skipped rows (each shard keeps its others); null when no row is left. */
   static RoutePlan without(RoutePlan plan, int[] rowShards, Set<Integer> skipped) {

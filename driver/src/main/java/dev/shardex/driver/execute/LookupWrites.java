@@ -12,6 +12,7 @@ import dev.shardex.driver.sql.StatementType;
 import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
 
@@ -64,13 +65,10 @@ public final class LookupWrites {
 
   private Outcome insert(LookupWork w, RoutePlan plan, Write write) throws SQLException {
     try (LookupClaim claim = LookupClaim.open(directory.store()); HeldWrites held = session.holdWrites()) {
-      Set<Integer> skipped = new TreeSet<>();
-      for (int i = 0; i < w.lookups().size(); i++) {
-        claimRows(claim, w, i, skipped);
-      }
+      Set<Integer> skipped = claim(claim, w, null);
       RoutePlan rest = skipped.isEmpty() ? plan : LookupRows.without(plan, w.shards(), skipped);
       LookupCrashPoint.CLAIMED.reached();
-      Outcome out = rest == null ? Outcome.count(0, null) : held.run(write, rest);
+      Outcome out = rest == null ? Outcome.count(0, null) : LookupRows.written(claim, held, write, rest);
       LookupCrashPoint.WRITTEN.reached();
       claim.commit();
       LookupCrashPoint.CLAIM_COMMITTED.reached();
@@ -79,8 +77,22 @@ public final class LookupWrites {
     }
   }
 
-  /** Claims lookup {@code i} for every row that has a value; rows INSERT IGNORE must skip go to {@code skipped}. */
-  private void claimRows(LookupClaim claim, LookupWork w, int i, Set<Integer> skipped) throws SQLException {
+  /**
+   * Claims every lookup of an INSERT's rows, in {@code claim}; returns the rows the write must skip:
+   * INSERT IGNORE's duplicates and, when {@code duplicates} is given (a batch), each row whose value
+   * another key holds, its 1062 put there instead of thrown.
+   */
+  Set<Integer> claim(LookupClaim claim, LookupWork w, Map<Integer, SQLException> duplicates) throws SQLException {
+    Set<Integer> skipped = new TreeSet<>();
+    for (int i = 0; i < w.lookups().size(); i++) {
+      claimRows(claim, w, i, skipped, duplicates);
+    }
+    return skipped;
+  }
+
+  /** Claims lookup {@code i} for every row that has a value; rows to skip go to {@code skipped}. */
+  private void claimRows(LookupClaim claim, LookupWork w, int i, Set<Integer> skipped,
+      Map<Integer, SQLException> duplicates) throws SQLException {
     Lookup l = w.lookups().get(i);
     List<Integer> rows = new ArrayList<>();
     List<String> vs = new ArrayList<>();
@@ -98,7 +110,7 @@ public final class LookupWrites {
     }
     for (int clash : claim.add(l, vs, ks)) {
       int r = rows.get(clash);
-      if (!settle(claim, w, l, vs.get(clash), w.rowValues()[r][i], w.keys()[r], earlier(vs, ks, clash))) {
+      if (!settle(claim, w, l, vs.get(clash), w.rowValues()[r][i], w.keys()[r], earlier(vs, ks, clash), duplicates, r)) {
         skipped.add(r);
       }
     }
@@ -116,10 +128,11 @@ public final class LookupWrites {
 
   /**
    * A unique value another key holds: re-points an orphan (true), skips the row under INSERT
-   * IGNORE (false), else fails as MySQL's duplicate key.
+   * IGNORE (false), else fails as MySQL's duplicate key: thrown, or put in {@code duplicates} as
+   * row {@code row}'s (false) when a batch collects them.
    */
-  private boolean settle(LookupClaim claim, LookupWork w, Lookup l, String v, Object raw, Object key, boolean sameStatement)
-      throws SQLException {
+  private boolean settle(LookupClaim claim, LookupWork w, Lookup l, String v, Object raw, Object key, boolean sameStatement,
+      Map<Integer, SQLException> duplicates, int row) throws SQLException {
     String holder = claim.holder(l, v);
     if (holder == null || holder.equals(key.toString())) {
       return true;
@@ -132,7 +145,17 @@ public final class LookupWrites {
     if (w.ignore()) {
       return false;
     }
-    throw LookupRows.duplicate(w.table(), l, v, keyName.apply(w.table().name(), l.column()), holder, key);
+    SQLException duplicate = duplicate(w, l, v, holder, key);
+    if (duplicates == null) {
+      throw duplicate;
+    }
+    duplicates.putIfAbsent(row, duplicate);
+    return false;
+  }
+
+  /** MySQL's duplicate-key error for value {@code v} of lookup {@code l}, which the row of key {@code holder} has. */
+  SQLException duplicate(LookupWork w, Lookup l, String v, String holder, Object key) throws SQLException {
+    return LookupRows.duplicate(w.table(), l, v, keyName.apply(w.table().name(), l.column()), holder, key);
   }
 
   // ---- UPDATE and DELETE -------------------------------------------------------------------------
@@ -150,7 +173,7 @@ public final class LookupWrites {
         HeldWrites held = w.type() == StatementType.UPDATE ? session.holdWrites() : HeldWrites.NONE) {
       claimNew(claim, w, old, keyAt);
       LookupCrashPoint.CLAIMED.reached();
-      out = held.run(write, plan);
+      out = LookupRows.written(claim, held, write, plan);
       LookupCrashPoint.WRITTEN.reached();
       claim.commit();
       LookupCrashPoint.CLAIM_COMMITTED.reached();
@@ -188,7 +211,7 @@ public final class LookupWrites {
   private void claimOne(LookupClaim claim, LookupWork w, int i, String v, Object raw, String key) throws SQLException {
     Lookup l = w.lookups().get(i);
     if (!claim.add(l, List.of(v), List.of(key)).isEmpty()) {
-      settle(claim, w, l, v, raw, key, false);
+      settle(claim, w, l, v, raw, key, false, null, -1);
     }
   }
 

@@ -4,6 +4,7 @@ import dev.shardex.directory.ShardexError;
 import dev.shardex.driver.execute.ShardAccess;
 import dev.shardex.driver.execute.ShardLease;
 import dev.shardex.driver.route.Fanout;
+import dev.shardex.driver.route.LookupRoute;
 import dev.shardex.driver.route.RoutePlan;
 import dev.shardex.driver.sql.Analysis;
 import dev.shardex.driver.sql.RouteTemplate;
@@ -41,8 +42,16 @@ final class BatchRunner {
       }
       return out;
     };
-    return conn.holdsInserts() ? oneByOne(conn, owner, entries.run())
-        : heldOr(conn, owner, entries, () -> plainGrouped(conn, sqls));
+    if (conn.holdsInserts()) {
+      return oneByOne(conn, owner, entries.run());
+    }
+    List<Entry> parsed = entries.run();
+    for (Entry e : parsed) {
+      if (LookupRoute.maintains(e.template(), conn.cluster().directory())) {
+        return oneByOne(conn, owner, parsed); // each keeps its lookups as one statement does
+      }
+    }
+    return heldOr(conn, owner, () -> parsed, () -> plainGrouped(conn, sqls));
   }
 
   private static long[] plainGrouped(ShardexConnection conn, List<String> sqls) throws SQLException {
@@ -78,25 +87,26 @@ final class BatchRunner {
       }
       return out;
     };
-    return conn.holdsInserts() ? oneByOne(conn, owner, entries.run())
-        : heldOr(conn, owner, entries, () -> preparedGrouped(conn, owner, sets));
+    boolean lookups = LookupRoute.maintains(owner.template(), conn.cluster().directory());
+    return conn.holdsInserts() || lookups && !BatchLookups.claimable(owner.template()) ? oneByOne(conn, owner, entries.run())
+        : heldOr(conn, owner, entries, () -> preparedGrouped(conn, owner, sets, lookups));
   }
 
-  private static long[] preparedGrouped(ShardexConnection conn, ShardexPreparedStatement owner, List<Parameters> sets)
-      throws SQLException {
+  private static long[] preparedGrouped(ShardexConnection conn, ShardexPreparedStatement owner, List<Parameters> sets,
+      boolean lookups) throws SQLException {
     RouteTemplate t = owner.template();
     refuseSessionReads(t, owner.sql());
-    Map<Integer, List<Part>> perShard = new TreeMap<>();
+    BatchLookups kept = lookups ? new BatchLookups(conn.cluster(), conn.session()) : null;
     List<RoutePlan> plans = new ArrayList<>();
     List<Object[]> args = new ArrayList<>();
     try {
       for (int i = 0; i < sets.size(); i++) {
-        RoutePlan plan = conn.batchPlanFor(t, sets.get(i).values());
-        plans.add(plan);
+        plans.add(kept == null ? conn.batchPlanFor(t, sets.get(i).values()) : kept.route(t, sets.get(i).values()));
         args.add(sets.get(i).values());
-        addParts(perShard, plan, i, owner.sql(), sets.get(i));
       }
-      return tracked(conn, run(conn, perShard, plans, owner), java.util.Collections.nCopies(sets.size(), t), plans, args,
+      BatchLookups.Run shards = p -> run(conn, preparedParts(p, owner, sets), p, owner);
+      long[] counts = kept == null ? shards.run(plans) : kept.run(plans, shards);
+      return tracked(conn, counts, java.util.Collections.nCopies(sets.size(), t), plans, args,
           java.util.Collections.nCopies(sets.size(), owner.sql()));
     } catch (SQLException | RuntimeException e) {
       conn.session().values().failed();
@@ -104,6 +114,18 @@ final class BatchRunner {
     } finally {
       settle(conn, plans);
     }
+  }
+
+  /** Each shard's share of the entries that run (a null plan: the entry runs nothing). */
+  private static Map<Integer, List<Part>> preparedParts(List<RoutePlan> plans, ShardexPreparedStatement owner,
+      List<Parameters> sets) throws SQLException {
+    Map<Integer, List<Part>> perShard = new TreeMap<>();
+    for (int i = 0; i < plans.size(); i++) {
+      if (plans.get(i) != null) {
+        addParts(perShard, plans.get(i), i, owner.sql(), sets.get(i));
+      }
+    }
+    return perShard;
   }
 
   /** One batch entry, run on its own: its template, values, text and call. */
@@ -166,6 +188,13 @@ final class BatchRunner {
     }
   }
 
+  /**
+   * Runs each shard's share. A shard whose batch failed on some statements and went on with the
+   * others (Connector/J's {@code continueBatchOnError}, its default) does not stop the batch: its
+   * counts are taken as they are and the other shards run, and the batch then fails as one
+   * server's would, with every entry's count ({@link Statement#EXECUTE_FAILED} for the failed
+   * ones) and the first failure's error. Any other failure stops the batch at that shard.
+   */
   private static long[] run(ShardexConnection conn, Map<Integer, List<Part>> perShard, List<RoutePlan> plans,
       ShardexPreparedStatement prepared) throws SQLException {
     ShardAccess access = conn.session();
@@ -173,6 +202,7 @@ final class BatchRunner {
     long[] counts = new long[plans.size()];
     Arrays.fill(counts, Statement.EXECUTE_FAILED);
     boolean[] counted = new boolean[plans.size()];
+    SQLException failures = null;
     for (Map.Entry<Integer, List<Part>> shard : perShard.entrySet()) {
       try (ShardLease lease = access.acquire(shard.getKey(), true, true)) {
         for (List<Part> group : groups(shard.getValue(), prepared != null)) {
@@ -181,22 +211,52 @@ final class BatchRunner {
             access.metrics().roundTrip(); // one JDBC batch per shard and text, counted once
             shardCounts = prepared == null ? plainBatch(lease, group) : preparedBatch(lease, group, prepared);
           } catch (SQLException e) {
-            throw failed(lease.translate(e), counts, shard.getKey());
-          }
-          for (int i = 0; i < shardCounts.length && i < group.size(); i++) {
-            int index = group.get(i).index();
-            boolean once = plans.get(index).fanout() == Fanout.REPLICATE;
-            if (!counted[index]) {
-              counts[index] = shardCounts[i];
-              counted[index] = true;
-            } else if (!once && shardCounts[i] >= 0 && counts[index] >= 0) {
-              counts[index] += shardCounts[i];
+            shardCounts = wentOn(e, group.size());
+            if (shardCounts == null) {
+              throw failed(lease.translate(e), counts, shard.getKey());
             }
+            failures = chain(failures, e);
           }
+          add(counts, counted, group, shardCounts, plans);
         }
       }
     }
+    if (failures != null) {
+      throw new BatchUpdateException(failures.getMessage(), failures.getSQLState(), failures.getErrorCode(), counts,
+          failures);
+    }
     return counts;
+  }
+
+  /** The counts of a shard's batch that failed on some statements and ran all the others; null if it stopped. */
+  private static long[] wentOn(SQLException e, int statements) {
+    return e instanceof BatchUpdateException b && b.getLargeUpdateCounts() != null
+        && b.getLargeUpdateCounts().length == statements ? b.getLargeUpdateCounts() : null;
+  }
+
+  private static SQLException chain(SQLException first, SQLException next) {
+    if (first == null) {
+      return next;
+    }
+    first.setNextException(next);
+    return first;
+  }
+
+  /**
+   * Adds a shard's counts to the entries': an entry on several shards sums them (counts once for a
+   * GLOBAL table's copies) and fails if it failed on any.
+   */
+  private static void add(long[] counts, boolean[] counted, List<Part> group, long[] shardCounts, List<RoutePlan> plans) {
+    for (int i = 0; i < shardCounts.length && i < group.size(); i++) {
+      int index = group.get(i).index();
+      boolean once = plans.get(index).fanout() == Fanout.REPLICATE;
+      if (!counted[index] || shardCounts[i] == Statement.EXECUTE_FAILED) {
+        counts[index] = shardCounts[i];
+        counted[index] = true;
+      } else if (!once && shardCounts[i] >= 0 && counts[index] >= 0) {
+        counts[index] += shardCounts[i];
+      }
+    }
   }
 
   /** Plain entries share one batch per shard; prepared ones one batch per distinct text. */

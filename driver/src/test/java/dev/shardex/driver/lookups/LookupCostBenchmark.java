@@ -13,13 +13,15 @@ import org.junit.jupiter.api.Test;
  * {@code mvn -o -q test -pl driver -am -Dtest=LookupCostBenchmark -Dsurefire.failIfNoSpecifiedTests=false}):
  * a warm point read routed by a cached lookup entry ({@code WHERE id = ?}) vs one routed by the
  * shard key ({@code WHERE owner_id = ? AND id = ?}, the fast path), and an INSERT that keeps one
- * unique lookup vs a plain INSERT, and a DELETE by id through the lookup (its entry released after)
- * vs one by key. The two sides alternate execution by execution, so the drift of
- * a shared machine hits both alike; {@code lookup.n} (default 3000) timed pairs after as many
- * warm-up ones; medians and means.
+ * unique lookup vs a plain INSERT, a JDBC batch of {@value #BATCH} such INSERTs vs a plain batch (one
+ * claim for the batch), and a DELETE by id through the lookup (its entry released after) vs one by
+ * key. The two sides alternate execution by execution, so the drift of a shared machine hits both
+ * alike; {@code lookup.n} (default 3000) timed pairs after as many warm-up ones (a twentieth of
+ * that for batches); medians and means.
  */
 public final class LookupCostBenchmark {
   private static final int N = Integer.getInteger("lookup.n", 3000);
+  private static final int BATCH = 20;
 
   @Test
   void pointReadAndInsert_withAndWithoutALookup() throws Exception {
@@ -44,6 +46,7 @@ public final class LookupCostBenchmark {
         record(read, i, 0, time(() -> read(byKey, id % 100, id)));
         record(read, i, 1, time(() -> read(byLookup, id)));
       }
+      long[][] batch = batches(c);
       long[][] delete = new long[2][N];
       try (PreparedStatement byKeyDelete = c.prepareStatement("DELETE FROM lc_plain WHERE owner_id = ? AND id = ?");
           PreparedStatement byIdDelete = c.prepareStatement("DELETE FROM lc_looked WHERE id = ?")) {
@@ -59,7 +62,38 @@ public final class LookupCostBenchmark {
           + ", median ratio x" + ratio(read));
       System.out.println("insert: plain " + summary(insert[0]) + ", keeping a unique lookup " + summary(insert[1])
           + ", median ratio x" + ratio(insert));
+      System.out.println("batch of " + BATCH + " inserts: plain " + summary(batch[0]) + ", keeping a unique lookup "
+          + summary(batch[1]) + ", median ratio x" + ratio(batch));
     }
+  }
+
+  /** Batches of BATCH new rows over 20 owners, into each table (ids above the single INSERTs'). */
+  private static long[][] batches(Connection c) throws SQLException {
+    int n = Math.max(10, N / BATCH);
+    long[][] times = new long[2][n];
+    try (PreparedStatement plain = c.prepareStatement("INSERT INTO lc_plain (id, owner_id, name) VALUES (?, ?, 'b')");
+        PreparedStatement looked = c.prepareStatement("INSERT INTO lc_looked (id, owner_id, name) VALUES (?, ?, 'b')")) {
+      for (int i = 0; i < 2 * n; i++) {
+        long first = 1_000_000L + (long) i * BATCH;
+        int at = i >= n ? i - n : -1;
+        long p = time(() -> batch(plain, first));
+        long l = time(() -> batch(looked, first));
+        if (at >= 0) {
+          times[0][at] = p;
+          times[1][at] = l;
+        }
+      }
+    }
+    return times;
+  }
+
+  private static void batch(PreparedStatement ps, long first) throws SQLException {
+    for (long id = first; id < first + BATCH; id++) {
+      ps.setLong(1, id);
+      ps.setLong(2, id % 20);
+      ps.addBatch();
+    }
+    ps.executeBatch();
   }
 
   interface Op {

@@ -139,15 +139,4 @@ class LookupMaintenanceTest {
       assertTrue(e.getMessage().contains("SHX1214") && e.getMessage().contains("email"), e.getMessage());
     }
   }
-
-  @Test
-  void batchIntoALookupTable_isRefusedByName() throws Exception {
-    try (Connection c = TestCluster.connect(); var ps = c.prepareStatement("INSERT INTO lm_users VALUES (?, ?, NULL, NULL)")) {
-      ps.setLong(1, 30);
-      ps.setLong(2, 30);
-      ps.addBatch();
-      SQLException e = assertThrows(SQLException.class, ps::executeBatch);
-      assertTrue(e.getMessage().contains("SHX1209") && e.getMessage().contains("lookup"), e.getMessage());
-    }
-  }
 }

@@ -209,6 +209,45 @@ class HibernateShardexTest {
     assertEquals(3, rows);
   }
 
+  @Test
+  void batchedInsertsUpdatesAndRemovesOfTagsKeepTheirLookup() throws Exception {
+    int tags = 12;
+    inBatches(em -> {
+      for (long id = 1; id <= tags; id++) {
+        em.persist(new Tag(id, 80 + id % 4, "tag " + id)); // flushed as JDBC batches of 5 INSERTs
+      }
+    });
+    for (long id = 1; id <= tags; id++) {
+      assertEquals(List.of("tag " + id), query(owner(80 + id % 4), "SELECT label FROM tag WHERE id = " + id));
+    }
+    inBatches(em -> {
+      for (long id = 1; id <= tags; id++) {
+        em.find(Tag.class, id).setLabel("renamed " + id); // batched: update tag set label=?,owner_id=? where id=?
+      }
+    });
+    inBatches(em -> {
+      for (long id = 1; id <= 4; id++) {
+        em.remove(em.find(Tag.class, id)); // batched: delete from tag where id=?
+      }
+    });
+    EntityManager em = emf.createEntityManager();
+    assertEquals(null, em.find(Tag.class, 1L));
+    assertEquals("renamed 12", em.find(Tag.class, 12L).getLabel());
+    em.close();
+    for (long id = 1; id <= tags; id++) {
+      assertEquals(id <= 4 ? List.of() : List.of("renamed " + id),
+          query(owner(80 + id % 4), "SELECT label FROM tag WHERE id = " + id), "tag " + id);
+    }
+  }
+
+  /** A transaction whose session sends its writes as JDBC batches of 5 (hibernate.jdbc.batch_size). */
+  static void inBatches(Consumer<EntityManager> work) {
+    inTransaction(em -> {
+      em.unwrap(Session.class).setJdbcBatchSize(5);
+      work.accept(em);
+    });
+  }
+
   static void inTransaction(Consumer<EntityManager> work) {
     EntityManager em = emf.createEntityManager();
     try {
