@@ -72,14 +72,17 @@ public final class LookupJoin {
         matches.computeIfAbsent(joinValue(row), k -> new ArrayList<>()).add(row);
       }
     }
-    return joined(driving, dependent, matches, values);
+    ResultSet joined = joined(driving, dependent, matches, values);
+    return split.counts() == null ? joined : JoinCount.of(split.counts(), joined, bound(split.offset(), values, 0),
+        bound(split.limit(), values, Long.MAX_VALUE), route);
   }
 
   private ResultSet joined(Side driving, Side dependent, Map<Object, List<Cell[]>> matches, Object[] values)
       throws SQLException {
     int[][] columns = columns(driving, dependent);
-    long offset = bound(split.offset(), values, 0);
-    long limit = bound(split.limit(), values, Long.MAX_VALUE);
+    boolean counting = split.counts() != null; // every joined row is counted: LIMIT applies to the count's row
+    long offset = counting ? 0 : bound(split.offset(), values, 0);
+    long limit = counting ? Long.MAX_VALUE : bound(split.limit(), values, Long.MAX_VALUE);
     boolean sorted = split.sort() != null;
     List<Cell[]> out = new ArrayList<>();
     for (Cell[] d : driving.rows()) {
@@ -211,7 +214,7 @@ public final class LookupJoin {
         "its join column holds " + v.getClass().getSimpleName() + " values, and a cross-shard join pairs whole numbers only");
   }
 
-  private static long bound(ValueSource v, Object[] values, long none) throws SQLException {
+  static long bound(ValueSource v, Object[] values, long none) throws SQLException {
     if (v == null) {
       return none;
     }

@@ -22,9 +22,17 @@ import java.util.List;
  * @param table the dependent table, named in errors and EXPLAIN
  * @param joinColumn the dependent table's join column
  * @param sort the ORDER BY the client applies to the joined rows, or null when the driving order is the answer's
+ * @param counts for a statement that only counts the joined rows, its counts (the output items are their columns); else null
  */
 public record JoinSplit(boolean left, String driving, int[] drivingParams, String dependent, int[] dependentParams,
-    List<Item> output, int hidden, ValueSource limit, ValueSource offset, String table, String joinColumn, List<SortTerm> sort) {
+    List<Item> output, int hidden, ValueSource limit, ValueSource offset, String table, String joinColumn, List<SortTerm> sort,
+    List<Count> counts) {
+
+  /**
+   * One {@code COUNT(*)} (item -1) or {@code COUNT(col)} (the output item holding col) of a
+   * statement that only counts the join's rows; {@code label} is its column label.
+   */
+  public record Count(String label, int item) {}
 
   /**
    * One ORDER BY term sorted by the client: a 1-based position in the result's columns, or the

@@ -58,6 +58,7 @@ public final class JoinSplitter {
   private final Catalog catalog;
   private final PlainSelect select;
   private final Map<String, Ref> refs = new LinkedHashMap<>();
+  private List<JoinSplit.Count> counts;
 
   private JoinSplitter(Catalog catalog, PlainSelect select) {
     this.catalog = catalog;
@@ -77,6 +78,7 @@ public final class JoinSplitter {
     if (select.getJoins() == null) {
       throw new Refused("a SHARDED table in a subquery is not joined across shards yet");
     }
+    counts = JoinCounts.of(select); // COUNT(*) / COUNT(col) only: the join's rows, counted by the client
     boolean aggregates = select.getSelectItems().stream().anyMatch(i -> i.getExpression() != null
         && (MergeRewriter.isAggregate(i.getExpression()) || MergeRewriter.hasWindow(i.getExpression())));
     if (aggregates || select.getDistinct() != null || select.getGroupBy() != null || select.getHaving() != null
@@ -473,7 +475,8 @@ public final class JoinSplitter {
     }
     NumberedParameters.Text driving = NumberedParameters.print(select);
     return new JoinSplit(join.isLeft(), driving.sql(), driving.order(), dependent.sql(), dependent.order(),
-        List.copyOf(output), output.size() - visible, limit, offset, dep.table(), joinColumns[0].getColumnName(), sort);
+        List.copyOf(output), output.size() - visible, limit, offset, dep.table(), joinColumns[0].getColumnName(), sort,
+        counts);
   }
 
   private static Expression and(List<Expression> parts) {

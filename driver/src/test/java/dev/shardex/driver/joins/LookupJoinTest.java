@@ -154,6 +154,21 @@ class LookupJoinTest {
   }
 
   @Test
+  void countingTheJoinedRows_asListScreensCountTheirPages() throws SQLException {
+    same("SELECT COUNT(*) FROM xj_orders o JOIN xj_users u ON o.buyer_id = u.id WHERE o.seller_id = ?", false, 3);
+    same("SELECT COUNT(*), COUNT(u.name) AS named, count(o.total) FROM xj_orders o LEFT JOIN xj_users u ON o.buyer_id = u.id",
+        false);
+    same("select count(p1_0.id) from xj_pets p1_0 left join xj_visits v1_0 on p1_0.id=v1_0.pet_id where p1_0.owner_id > ?",
+        false, 10);
+    same("SELECT COUNT(*) FROM xj_orders o JOIN xj_users u ON o.buyer_id = u.id WHERE o.seller_id = ? AND u.country = 'NL'",
+        false, 99); // nothing joins: 0, one row
+    try (Connection c = TestCluster.connect()) {
+      String limited = "SELECT COUNT(*) FROM xj_orders o JOIN xj_users u ON o.buyer_id = u.id LIMIT 1 OFFSET 1";
+      assertEquals(answer(oracle, limited, false), answer(c, limited, false), "OFFSET 1 skips the count's one row");
+    }
+  }
+
+  @Test
   void t13_selfLeftJoin_referrerOnAnotherShard() throws SQLException {
     same("SELECT u.id, u.name, r.name AS referrer FROM xj_users u LEFT JOIN xj_users r ON r.id = u.referrer_id"
         + " WHERE u.id IN (?, ?, ?, ?, ?)", false, 5, 7, 8, 14, 22);
@@ -218,9 +233,12 @@ class LookupJoinTest {
           "SELECT u.country, COUNT(*) FROM xj_orders o JOIN xj_users u ON o.buyer_id = u.id GROUP BY u.country"));
       assertTrue(grouped.getMessage().contains("SHX1206") && grouped.getMessage().contains("GROUP BY"), grouped.getMessage());
       // an aggregate without GROUP BY (found by the differential test: each batch was counted apart)
-      SQLException counted = assertThrows(SQLException.class, () -> s.executeQuery(
-          "SELECT COUNT(u.name) AS n FROM xj_orders o JOIN xj_users u ON o.buyer_id = u.id WHERE o.seller_id = 1"));
-      assertTrue(counted.getMessage().contains("aggregates"), counted.getMessage());
+      SQLException summed = assertThrows(SQLException.class, () -> s.executeQuery(
+          "SELECT SUM(o.total) AS n FROM xj_orders o JOIN xj_users u ON o.buyer_id = u.id WHERE o.seller_id = 1"));
+      assertTrue(summed.getMessage().contains("aggregates"), summed.getMessage());
+      SQLException distinct = assertThrows(SQLException.class, () -> s.executeQuery(
+          "SELECT COUNT(DISTINCT u.name) FROM xj_orders o JOIN xj_users u ON o.buyer_id = u.id WHERE o.seller_id = 1"));
+      assertTrue(distinct.getMessage().contains("aggregates"), distinct.getMessage());
       SQLException bothSides = assertThrows(SQLException.class, () -> s.executeQuery("SELECT o.id FROM xj_orders o"
           + " JOIN xj_users u ON o.buyer_id = u.id WHERE o.seller_id = 1 ORDER BY u.id + o.id"));
       assertTrue(bothSides.getMessage().contains("SHX1206"), bothSides.getMessage());
