@@ -48,16 +48,39 @@ final class JoinQuery {
 
   /** The split of a statement's text, or the refusal that names its tables and the reason. */
   JoinSplit split(RouteTemplate t, String text, Object[] values) throws SQLException {
-    try {
-      return JoinSplitter.split(text, catalog());
-    } catch (JoinSplitter.Refused e) {
-      throw refusal(t, values, e.getMessage());
+    String[] refused = new String[1];
+    JoinSplit split = cluster.templates().crossShard(cluster.directory().catalogVersion() + "|join|" + text, () -> {
+      try {
+        return JoinSplitter.split(text, catalog());
+      } catch (JoinSplitter.Refused e) {
+        refused[0] = e.getMessage();
+        return null;
+      }
+    });
+    if (split == null) {
+      throw refusal(t, values, refused[0] != null ? refused[0] : refusedAgain(text));
     }
+    return split;
+  }
+
+  /** The splitter's reason for a statement whose refusal is cached (so it is not parsed on every try). */
+  private String refusedAgain(String text) throws SQLException {
+    try {
+      JoinSplitter.split(text, catalog());
+      return "its catalog changed meanwhile: run it again";
+    } catch (JoinSplitter.Refused e) {
+      return e.getMessage();
+    }
+  }
+
+  private SubqueryPullOut.Plan pullOut(String text) throws SQLException {
+    return cluster.templates().crossShard(cluster.directory().catalogVersion() + "|pull-out|" + text,
+        () -> SubqueryPullOut.of(text, catalog()));
   }
 
   /** EXPLAIN ROUTE's rows for a cross-shard join: one per step, shard_id NULL (each step is routed when it runs). */
   List<Object[]> explain(RouteTemplate t, String text, Object[] values) throws SQLException {
-    SubqueryPullOut.Plan pullOut = SubqueryPullOut.of(text, catalog());
+    SubqueryPullOut.Plan pullOut = pullOut(text);
     if (pullOut != null) {
       List<Object[]> rows = new ArrayList<>();
       for (int k = 0; k < pullOut.subs().size(); k++) {
@@ -78,7 +101,7 @@ final class JoinQuery {
   }
 
   Outcome run(RouteTemplate t, Object[] values, String text, Statement owner) throws SQLException {
-    SubqueryPullOut.Plan pullOut = SubqueryPullOut.of(text, catalog());
+    SubqueryPullOut.Plan pullOut = pullOut(text);
     if (pullOut != null) {
       return pulledOut(pullOut, values, owner);
     }

@@ -105,6 +105,30 @@ public final class TemplateCache {
     return false;
   }
 
+  /** Builds a cross-shard plan's part from a statement's text; null for "none". */
+  public interface StepLoader<T> {
+    T load() throws SQLException;
+  }
+
+  private static final Object NONE = new Object();
+  private final com.github.benmanes.caffeine.cache.Cache<String, Object> steps =
+      com.github.benmanes.caffeine.cache.Caffeine.newBuilder().maximumSize(10_000).build();
+
+  /**
+   * A cross-shard statement's split or pull-out, built once per key (the caller puts the catalog
+   * version and the text in it, so a declaration or lookup change builds it again); null is kept too.
+   */
+  @SuppressWarnings("unchecked")
+  public <T> T crossShard(String key, StepLoader<T> loader) throws SQLException {
+    Object v = steps.getIfPresent(key);
+    if (v == null) {
+      T built = loader.load();
+      steps.put(key, built == null ? NONE : built);
+      return built;
+    }
+    return v == NONE ? null : (T) v;
+  }
+
   /** How a SELECT (by its analysed text) runs on several shards and merges; rewritten once per text. */
   public MergeSpec merge(String analysedText, String shards) throws SQLException {
     MergeSpec spec = merges.getIfPresent(analysedText);
