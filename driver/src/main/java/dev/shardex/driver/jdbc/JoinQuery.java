@@ -49,7 +49,7 @@ final class JoinQuery {
   /** The split of a statement's text, or the refusal that names its tables and the reason. */
   JoinSplit split(RouteTemplate t, String text, Object[] values) throws SQLException {
     String[] refused = new String[1];
-    JoinSplit split = cluster.templates().crossShard(cluster.directory().catalogVersion() + "|join|" + text, () -> {
+    JoinSplit split = cluster.templates().crossShard(version() + "|join|" + text, () -> {
       try {
         return JoinSplitter.split(text, catalog());
       } catch (JoinSplitter.Refused e) {
@@ -73,8 +73,13 @@ final class JoinQuery {
     }
   }
 
+  /** What a cached split depends on: the catalog (declarations, lookups) and the tables' columns (re-read after DDL). */
+  private String version() {
+    return cluster.directory().catalogVersion() + "." + cluster.schemas().loads();
+  }
+
   private SubqueryPullOut.Plan pullOut(String text) throws SQLException {
-    return cluster.templates().crossShard(cluster.directory().catalogVersion() + "|pull-out|" + text,
+    return cluster.templates().crossShard(version() + "|pull-out|" + text,
         () -> SubqueryPullOut.of(text, catalog()));
   }
 
