@@ -94,17 +94,10 @@ public final class LookupWrites {
   private void claimRows(LookupClaim claim, LookupWork w, int i, Set<Integer> skipped,
       Map<Integer, SQLException> duplicates) throws SQLException {
     Lookup l = w.lookups().get(i);
-    List<Integer> rows = new ArrayList<>();
-    List<String> vs = new ArrayList<>();
-    List<String> ks = new ArrayList<>();
-    for (int r = 0; r < w.keys().length; r++) {
-      String v = LookupValue.of(w.rowValues()[r][i]);
-      if (v != null && !skipped.contains(r)) {
-        rows.add(r);
-        vs.add(v);
-        ks.add(w.keys()[r].toString());
-      }
-    }
+    LookupWork.Claimable c = w.claimable(i, skipped);
+    List<Integer> rows = c.rows();
+    List<String> vs = c.values();
+    List<String> ks = c.keys();
     if (vs.isEmpty()) {
       return;
     }

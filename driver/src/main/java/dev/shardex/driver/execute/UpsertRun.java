@@ -126,17 +126,10 @@ final class UpsertRun {
   /** Claims lookup {@code i} for every row not skipped that has a value; returns the values other keys hold. */
   private List<Clash> claim(LookupClaim claim, int i) throws SQLException {
     Lookup l = w.lookups().get(i);
-    List<Integer> rows = new ArrayList<>();
-    List<String> vs = new ArrayList<>();
-    List<String> ks = new ArrayList<>();
-    for (int r = 0; r < w.keys().length; r++) {
-      String v = LookupValue.of(w.rowValues()[r][i]);
-      if (v != null && !skipped.contains(r)) {
-        rows.add(r);
-        vs.add(v);
-        ks.add(w.keys()[r].toString());
-      }
-    }
+    LookupWork.Claimable c = w.claimable(i, skipped);
+    List<Integer> rows = c.rows();
+    List<String> vs = c.values();
+    List<String> ks = c.keys();
     List<Clash> clashes = new ArrayList<>();
     for (int at : vs.isEmpty() ? List.<Integer>of() : claim.add(l, vs, ks)) {
       String holder = claim.holder(l, vs.get(at));

@@ -116,4 +116,23 @@ public record LookupWork(StatementType type, TableDef table, List<Lookup> lookup
     cols.add(table.keyColumn());
     return cols;
   }
+
+  /** The rows of lookup {@code i} to claim: each row with a value and not skipped, its value and its key, in row order. */
+  public record Claimable(List<Integer> rows, List<String> values, List<String> keys) {}
+
+  /** What lookup {@code i} claims for this write's rows, leaving out {@code skipped} ones and rows without a value. */
+  public Claimable claimable(int i, java.util.Set<Integer> skipped) {
+    List<Integer> rows = new ArrayList<>();
+    List<String> vs = new ArrayList<>();
+    List<String> ks = new ArrayList<>();
+    for (int r = 0; r < keys.length; r++) {
+      String v = dev.shardex.directory.LookupValue.of(rowValues()[r][i]);
+      if (v != null && !skipped.contains(r)) {
+        rows.add(r);
+        vs.add(v);
+        ks.add(keys[r].toString());
+      }
+    }
+    return new Claimable(rows, vs, ks);
+  }
 }

@@ -111,7 +111,7 @@ public final class JoinSplitter {
     refs.put(unquote(name), new Ref(unquote(t.getName()), unquote(name), t));
   }
 
-  private static String unquote(String name) {
+  static String unquote(String name) {
     return name.replace("`", "").toLowerCase(Locale.ROOT);
   }
 
@@ -159,8 +159,8 @@ public final class JoinSplitter {
       if (whereMixed || (j.isLeft() && whereSides.contains(true))) {
         return null;
       }
-      if (select.getOrderByElements() != null && !drivingOrder()) {
-        clientSort(null); // refuses a term it cannot sort by
+      if (select.getOrderByElements() != null && !order().drivingOrder()) {
+        order().clientSort(null); // refuses a term it cannot sort by
       }
       for (SelectItem<?> item : select.getSelectItems()) {
         if (isStar(item) && i != select.getJoins().size() - 1) {
@@ -182,108 +182,12 @@ public final class JoinSplitter {
     }
   }
 
-  /** Whether every ORDER BY term is a driving-side column (not a select alias): the driving statement orders. */
-  private boolean drivingOrder() throws Refused, SQLException {
-    for (OrderByElement o : select.getOrderByElements()) {
-      if (!(o.getExpression() instanceof Column c) || isSelectAlias(c) || sides(c).contains(true)) {
-        return false;
-      }
-    }
-    return true;
+
+  private JoinSort order() {
+    return new JoinSort(select, this::sides);
   }
 
-  /** Where hidden sort items go: each side's select list and the output's items (null: only check). */
-  private record Hidden(List<JoinSplit.Item> output, List<String> depItems, List<SelectItem<?>> drivingItems) {}
-
-  /**
-   * ORDER BY terms the client sorts by: positions, select aliases, select items named again, columns
-   * of a {@code t.*}, and anything else reading one side, which that side selects as a hidden item.
-   */
-  private List<JoinSplit.SortTerm> clientSort(Hidden hidden) throws Refused, SQLException {
-    List<JoinSplit.SortTerm> terms = new ArrayList<>();
-    for (OrderByElement o : select.getOrderByElements()) {
-      Expression e = o.getExpression();
-      boolean desc = !o.isAsc();
-      if (e instanceof net.sf.jsqlparser.expression.LongValue position) {
-        terms.add(new JoinSplit.SortTerm((int) position.getValue(), -1, null, desc));
-        continue;
-      }
-      int item = itemNamed(e);
-      String column = null;
-      if (item < 0 && e instanceof Column c && c.getTable() != null && c.getTable().getName() != null) {
-        item = starOf(c.getTable().getName());
-        column = unquote(c.getColumnName());
-      }
-      if (item >= 0) {
-        int stars = (int) select.getSelectItems().subList(0, item).stream().filter(JoinSplitter::isStar).count();
-        terms.add(new JoinSplit.SortTerm(-1, item + stars, column, desc)); // a * is two output items (each side's columns)
-        continue;
-      }
-      Set<Boolean> sides = sides(e);
-      if (sides.size() > 1 || MergeRewriter.isAggregate(e) || MergeRewriter.hasWindow(e)) {
-        throw new Refused("ORDER BY " + e + " reads both sides of the join, or aggregates");
-      }
-      if (hidden != null) {
-        boolean dependentSide = sides.contains(true);
-        String alias = "__shx_s" + terms.size();
-        int at = dependentSide ? hidden.depItems().size() : hidden.drivingItems().size();
-        if (dependentSide) {
-          hidden.depItems().add(e + " AS " + alias);
-        } else {
-          hidden.drivingItems().add(SelectItem.from(e, new Alias(alias, true)));
-        }
-        hidden.output().add(new JoinSplit.Item(dependentSide, at, false));
-        terms.add(new JoinSplit.SortTerm(-1, hidden.output().size() - 1, null, desc));
-      } else {
-        terms.add(null);
-      }
-    }
-    return terms;
-  }
-
-  /** The {@code t.*} select item of table (or alias) {@code t}, or -1. */
-  private int starOf(String table) {
-    String t = unquote(table);
-    List<SelectItem<?>> items = select.getSelectItems();
-    for (int i = 0; i < items.size(); i++) {
-      if (items.get(i).getExpression() instanceof AllTableColumns star && unquote(star.getTable().getName()).equals(t)) {
-        return i;
-      }
-    }
-    return -1;
-  }
-
-  /** The select item an ORDER BY term names: by its alias, or as the same column or expression; -1 if none. */
-  private int itemNamed(Expression e) {
-    List<SelectItem<?>> items = select.getSelectItems();
-    if (e instanceof Column c && (c.getTable() == null || c.getTable().getName() == null)) {
-      String name = unquote(c.getColumnName());
-      for (int i = 0; i < items.size(); i++) {
-        if (items.get(i).getAlias() != null && unquote(items.get(i).getAlias().getName()).equals(name)) {
-          return i;
-        }
-      }
-    }
-    String text = e.toString().replace("`", "").toLowerCase(Locale.ROOT);
-    for (int i = 0; i < items.size(); i++) {
-      Expression x = items.get(i).getExpression();
-      if (x != null && !(x instanceof AllColumns) && x.toString().replace("`", "").toLowerCase(Locale.ROOT).equals(text)) {
-        return i;
-      }
-    }
-    return -1;
-  }
-
-  /** An unqualified name that a select item's alias gives (MySQL's ORDER BY prefers it to a column). */
-  private boolean isSelectAlias(Column c) {
-    if (c.getTable() != null && c.getTable().getName() != null) {
-      return false;
-    }
-    String name = unquote(c.getColumnName());
-    return select.getSelectItems().stream().anyMatch(i -> i.getAlias() != null && unquote(i.getAlias().getName()).equals(name));
-  }
-
-  private static boolean isStar(SelectItem<?> item) {
+  static boolean isStar(SelectItem<?> item) {
     return item.getExpression() instanceof AllColumns && !(item.getExpression() instanceof AllTableColumns);
   }
 
@@ -449,8 +353,8 @@ public final class JoinSplitter {
       throw new Refused("more than one t.* on one side");
     }
     int visible = output.size();
-    List<JoinSplit.SortTerm> sort = select.getOrderByElements() == null || drivingOrder() ? null
-        : clientSort(new Hidden(output, depItems, drivingItems));
+    List<JoinSplit.SortTerm> sort = select.getOrderByElements() == null || order().drivingOrder() ? null
+        : order().clientSort(new JoinSort.Hidden(output, depItems, drivingItems));
     String depText = "SELECT " + String.join(", ", depItems) + (depItems.isEmpty() ? "" : ", ") + joinColumns[0]
         + " AS " + JoinSplit.JOIN_KEY + " FROM " + dep.node() + " WHERE "
         + (depWhere.isEmpty() ? "" : "(" + and(depWhere) + ") AND ") + joinColumns[0] + " IN (";
