@@ -186,13 +186,21 @@ class NeverWrongTest {
             + " HAVING COUNT(*) > 1 ORDER BY n DESC LIMIT 3")) {
       assertEquals("merge", rs.getMetaData().getColumnLabel(3));
       int shards = 0;
+      List<String> tree = new ArrayList<>();
       while (rs.next()) {
+        tree.add(rs.getString("step") + " " + rs.getString("operator").replaceAll("[:(].*", ""));
+        if (rs.getString("sql_sent") == null) {
+          continue; // a client operator
+        }
         shards++;
         assertEquals("merge on the client: fold rows with equal col 1 into one group each; aggregates col 2 COUNT;"
             + " HAVING COUNT(*) > ?1 on the merged groups; ORDER BY col 2 DESC after the merge; LIMIT 3",
             rs.getString(3));
       }
       assertEquals(TestCluster.SHARDS, shards);
+      assertEquals(List.of("1 Project", "1.1 Limit", "1.1.1 Sort by col 2 DESC", "1.1.1.1 Filter", "1.1.1.1.1 Aggregate"),
+          tree.subList(0, 5), "the client's operators, root first");
+      assertEquals("1.1.1.1.1.1 Route", tree.get(5));
     }
   }
 }

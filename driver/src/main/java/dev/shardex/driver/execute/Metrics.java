@@ -4,12 +4,34 @@ import java.util.concurrent.atomic.LongAdder;
 
 /** Counters a driver instance keeps about itself; cheap enough for the hot path. */
 public final class Metrics {
-  private static final Metrics NONE = new Metrics();
+  private static final Metrics NONE = new Metrics(null);
   private final LongAdder roundTrips = new LongAdder();
+  private final Metrics parent;
+
+  public Metrics() {
+    this(null);
+  }
+
+  private Metrics(Metrics parent) {
+    this.parent = parent;
+  }
+
+  /** Counters of their own (one statement's, EXPLAIN ANALYZE ROUTE) that also count in {@code parent}. */
+  public static Metrics within(Metrics parent) {
+    return new Metrics(parent);
+  }
+
+  /** The counters these also count in (the cluster's), or null. */
+  public Metrics parent() {
+    return parent;
+  }
 
   /** One statement (or multi-statement text, or batch) sent to a shard: one network round trip. */
   public void roundTrip() {
     roundTrips.increment();
+    if (parent != null) {
+      parent.roundTrip();
+    }
   }
 
   public long roundTrips() {

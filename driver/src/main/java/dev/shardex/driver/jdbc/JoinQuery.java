@@ -9,9 +9,10 @@ import dev.shardex.driver.execute.Outcome;
 import dev.shardex.driver.execute.ShardCall;
 import dev.shardex.driver.execute.ShardSession;
 import dev.shardex.driver.plan.LookupJoin;
-import dev.shardex.driver.plan.Values;
+import dev.shardex.driver.plan.Operator;
+import dev.shardex.driver.plan.PullOut;
+import dev.shardex.driver.plan.Runner;
 import dev.shardex.driver.route.Router;
-import dev.shardex.driver.sql.NumberedParameters;
 import dev.shardex.driver.sql.SubqueryPullOut;
 import dev.shardex.driver.sql.JoinSplit;
 import dev.shardex.driver.sql.JoinSplitter;
@@ -19,7 +20,6 @@ import dev.shardex.driver.sql.RouteTemplate;
 import dev.shardex.driver.sql.ShardSql;
 import dev.shardex.driver.sql.TableRef;
 import java.sql.PreparedStatement;
-import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.ArrayList;
@@ -27,10 +27,11 @@ import java.util.List;
 import java.util.Locale;
 
 /**
- * A SELECT whose SHARDED tables live apart (the router's {@code JOIN} plan): split into a driving
- * and a dependent statement ({@link JoinSplitter}) and answered by a {@link LookupJoin}, whose two
- * statements run back through the pipeline like any other. A statement the splitter cannot answer
- * exactly is refused with SHX1206 and the reason.
+ * A SELECT whose SHARDED tables live apart (the router's {@code JOIN} plan), planned as an operator
+ * tree: its IN subqueries pulled out ({@link PullOut}), or split into a driving and a dependent
+ * statement ({@link JoinSplitter}) answered by a {@link LookupJoin}. The tree's steps run back
+ * through the pipeline like any other statement. A statement the splitter cannot answer exactly
+ * is refused with SHX1206 and the reason.
  */
 final class JoinQuery {
   /** Distinct join values per dependent statement. */
@@ -83,69 +84,26 @@ final class JoinQuery {
         () -> SubqueryPullOut.of(text, catalog()));
   }
 
-  /** EXPLAIN ROUTE's rows for a cross-shard join: one per step, shard_id NULL (each step is routed when it runs). */
-  List<Object[]> explain(RouteTemplate t, String text, Object[] values) throws SQLException {
+  /** The statement's operator tree: a pull-out of its IN subqueries, or a lookup join (under a count). */
+  Operator plan(RouteTemplate t, String text, Object[] values) throws SQLException {
     SubqueryPullOut.Plan pullOut = pullOut(text);
     if (pullOut != null) {
-      List<Object[]> rows = new ArrayList<>();
-      for (int k = 0; k < pullOut.subs().size(); k++) {
-        rows.add(new Object[] {null, pullOut.subs().get(k).sql(),
-            "subquery " + (k + 1) + ", run first as a statement of its own: its distinct values replace it"});
-      }
-      rows.add(new Object[] {null, NumberedParameters.print(pullOut.marked()).sql(),
-          "then the statement, with each subquery's values written in (x IN (...), or FALSE / TRUE for NOT IN when it has none), routed by them"});
-      return rows;
+      return new PullOut(pullOut, cluster.config().maxMergeRows());
     }
-    JoinSplit s = split(t, text, values);
-    String kind = s.left() ? "LEFT" : "inner";
-    return List.of(
-        new Object[] {null, s.driving() + " LIMIT " + cluster.config().maxMergeRows(),
-            "lookup join (" + kind + "), step 1: the driving rows, routed as a statement of their own"},
-        new Object[] {null, s.dependent() + "?, ...)", "lookup join (" + kind + "), step 2: " + s.table() + " rows by "
-            + s.joinColumn() + " IN (at most " + BATCH + " distinct join values per statement), routed by those values"});
+    return new LookupJoin(split(t, text, values), BATCH, (int) Math.min(Integer.MAX_VALUE - 1, cluster.config().maxMergeRows())).root();
   }
 
   Outcome run(RouteTemplate t, Object[] values, String text, Statement owner) throws SQLException {
-    SubqueryPullOut.Plan pullOut = pullOut(text);
-    if (pullOut != null) {
-      return pulledOut(pullOut, values, owner);
-    }
-    LookupJoin join = new LookupJoin(split(t, text, values), BATCH, (int) Math.min(Integer.MAX_VALUE - 1, cluster.config().maxMergeRows()));
-    ResultSet rows = join.run(values, (sql, params) -> query(sql, params, owner));
-    return new Outcome(rows, -1, null);
+    return runner(owner, values, false).run(plan(t, text, values));
   }
 
-  /**
-   * Runs each IN subquery as a statement of its own, writes its distinct values into the statement
-   * and runs that (routed afresh: by the key, if the values are keys).
-   */
-  private Outcome pulledOut(SubqueryPullOut.Plan plan, Object[] values, Statement owner) throws SQLException {
-    List<List<Object>> answers = new ArrayList<>();
-    List<Object> all = new ArrayList<>();
-    long cap = cluster.config().maxMergeRows();
-    for (SubqueryPullOut.Sub sub : plan.subs()) {
-      java.util.LinkedHashSet<Object> distinct = new java.util.LinkedHashSet<>();
-      try (ResultSet rs = query(sub.sql(), Values.pick(values, sub.params()), owner)) {
-        while (rs.next()) {
-          distinct.add(rs.getObject(1));
-          if (distinct.size() > cap) {
-            throw ShardexError.JOIN_TOO_LARGE.exception(sub.sql(), "subquery", cap);
-          }
-        }
-      }
-      answers.add(new ArrayList<>(distinct)); // a NULL stays: x IN (1, NULL) is NULL, not FALSE
-      all.addAll(distinct);
-    }
-    NumberedParameters.Text text = plan.substitute(answers, values.length);
-    Object[] bound = Values.pick(Values.concat(values, all), text.order());
-    return run(text.sql(), bound, owner);
+  /** The runner for one statement's tree: its steps run back through the pipeline. */
+  Runner runner(Statement owner, Object[] values, boolean analyse) {
+    return new Runner(session, cluster.fanout(), owner, values, cluster.config().maxMergeRows(),
+        (sql, stepValues, runner) -> step(sql, stepValues, owner), analyse);
   }
 
-  private ResultSet query(String sql, Object[] values, Statement owner) throws SQLException {
-    return run(sql, values, owner).resultSet();
-  }
-
-  private Outcome run(String sql, Object[] values, Statement owner) throws SQLException {
+  Outcome step(String sql, Object[] values, Statement owner) throws SQLException {
     RouteTemplate t = cluster.templates().prepared(sql);
     ShardCall call = (lease, shard, plan) -> {
       ShardSql q = plan.sqlFor(sql, shard);

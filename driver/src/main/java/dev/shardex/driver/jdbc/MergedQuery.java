@@ -3,12 +3,14 @@ package dev.shardex.driver.jdbc;
 import dev.shardex.directory.ShardexError;
 import dev.shardex.driver.Cluster;
 import dev.shardex.driver.execute.Outcome;
-import dev.shardex.driver.execute.PlanExecutor;
 import dev.shardex.driver.execute.ShardCall;
 import dev.shardex.driver.execute.ShardSession;
 import dev.shardex.driver.merge.InMemoryResults;
-import dev.shardex.driver.merge.Merger;
-import dev.shardex.driver.merge.ShardResultSet;
+import dev.shardex.driver.plan.Gather;
+import dev.shardex.driver.plan.MergePlan;
+import dev.shardex.driver.plan.Operator;
+import dev.shardex.driver.plan.Runner;
+import dev.shardex.driver.plan.Values;
 import dev.shardex.driver.route.RoutePlan;
 import dev.shardex.driver.route.Router;
 import dev.shardex.driver.sql.MergeSpec;
@@ -20,8 +22,9 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * A SELECT on several shards that needs the merge stage: sql (the cached rewrite) -> execute (the
- * shards in parallel) -> merge (one answer). Also fills getGeneratedKeys with sequence ids.
+ * A SELECT on several shards that needs the merge stage: sql (the cached rewrite) -> plan (a Route
+ * leaf under the merge's operators, {@link MergePlan}) -> run ({@link Runner}). Also fills
+ * getGeneratedKeys with sequence ids.
  */
 final class MergedQuery {
   private final Cluster cluster;
@@ -44,8 +47,15 @@ final class MergedQuery {
         out.insertId());
   }
 
-  /** A SELECT on several shards that the merge stage combines: rewrite, run in parallel, merge. */
+  /** A SELECT on several shards that the merge stage combines: its operator tree, run. */
   Outcome run(RoutePlan plan, Object[] values, MergeSource merge, Statement owner, SessionReads reads)
+      throws SQLException {
+    Operator root = plan(plan, values, merge, owner, reads);
+    return runner(owner, values, false).run(root);
+  }
+
+  /** The tree: a Route leaf ({@link Gather}) sending the rewritten text, under the client's merge operators. */
+  Operator plan(RoutePlan plan, Object[] values, MergeSource merge, Statement owner, SessionReads reads)
       throws SQLException {
     String shards = Router.join(plan.shards());
     MergeSpec spec = cluster.templates().merge(merge.mergeText(), shards);
@@ -57,10 +67,12 @@ final class MergedQuery {
       ps.execute();
       return ps;
     };
-    call = reads == null ? call : reads.wrap(call);
-    session.checkScope(plan.shards(), false);
-    List<ShardResultSet> parts = PlanExecutor.parallel(plan, session, call, owner, cluster.fanout());
-    return new Outcome(Merger.merge(spec, parts, values, owner, cluster.config().maxMergeRows(), shards), -1, null);
+    return MergePlan.of(spec, new Gather(plan, text, reads == null ? call : reads.wrap(call), spec.describe(values)));
+  }
+
+  /** The runner for one statement's tree (its steps, if any, go back through the pipeline). */
+  Runner runner(Statement owner, Object[] values, boolean analyse) {
+    return new Runner(session, cluster.fanout(), owner, values, cluster.config().maxMergeRows(), null, analyse);
   }
 
   /** The rewritten text; LIMIT n OFFSET m goes down as LIMIT n+m, within shardex.maxMergeRows. */
@@ -80,6 +92,6 @@ final class MergedQuery {
   }
 
   private static long longValue(dev.shardex.driver.sql.ValueSource source, Object[] values) throws SQLException {
-    return Merger.number(source, values, 0);
+    return Values.whole(source, values, 0);
   }
 }

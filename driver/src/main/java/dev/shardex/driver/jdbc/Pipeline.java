@@ -7,7 +7,12 @@ import dev.shardex.driver.execute.Outcome;
 import dev.shardex.driver.execute.PlanExecutor;
 import dev.shardex.driver.execute.ShardCall;
 import dev.shardex.driver.execute.ShardSession;
+import dev.shardex.driver.execute.Metrics;
 import dev.shardex.driver.merge.InMemoryResults;
+import dev.shardex.driver.plan.Explain;
+import dev.shardex.driver.plan.Operator;
+import dev.shardex.driver.plan.Route;
+import dev.shardex.driver.plan.Runner;
 import dev.shardex.driver.route.Fanout;
 import dev.shardex.driver.route.LookupRoute;
 import dev.shardex.driver.route.RouteContext;
@@ -15,7 +20,6 @@ import dev.shardex.driver.route.RoutePlan;
 import dev.shardex.driver.route.Router;
 import dev.shardex.driver.sql.Analysis;
 import dev.shardex.driver.sql.Analyzer;
-import dev.shardex.driver.sql.MergeSpec;
 import dev.shardex.driver.sql.RouteTemplate;
 import dev.shardex.driver.sql.SqlLexer;
 import dev.shardex.driver.sql.StatementType;
@@ -93,7 +97,7 @@ final class Pipeline {
       case TRANSACTION:
         return counted(transaction(SessionStatements.body(sql), call, owner));
       case EXPLAIN_ROUTE:
-        Outcome explained = explainUnsent(sql);
+        Outcome explained = explainUnsent(sql, owner);
         session.values().selectedUncounted(sql, ValueTracking.NOT_CALC, ValueTracking.COUNT_ROWS);
         return explained;
       case EXPLAIN:
@@ -294,8 +298,15 @@ final class Pipeline {
     return Outcome.count(0, null);
   }
 
-  /** EXPLAIN ROUTE runs nothing on a shard (it may read a table's columns there), so a failure says so. */
-  private Outcome explainUnsent(String sql) throws SQLException {
+  /**
+   * EXPLAIN ROUTE runs nothing on a shard (it may read a table's columns there), so a failure says
+   * so; EXPLAIN ANALYZE ROUTE runs the SELECT and gives each step's figures.
+   */
+  private Outcome explainUnsent(String sql, Statement owner) throws SQLException {
+    String analysed = Analyzer.analysed(sql);
+    if (analysed != null) {
+      return analyse(analysed, owner);
+    }
     try {
       return explain(Analyzer.explained(sql));
     } catch (RuntimeException | StackOverflowError e) {
@@ -312,28 +323,49 @@ final class Pipeline {
     }
     List<Object[]> rows = new ArrayList<>();
     switch (a.template().type()) {
-      case SESSION, TRANSACTION, EXPLAIN_ROUTE -> rows.add(new Object[] {null, inner, null});
-      default -> {
-        RoutePlan plan = Router.route(a.template(), a.literals(),
-            cluster.routeContext(session.transactionShard(), session.heldGuards()).explaining());
-        if (plan.fanout() == Fanout.JOIN) {
-          rows.addAll(new JoinQuery(cluster, session, this).explain(a.template(), a.text(), a.literals()));
-          break;
-        }
-        String shards = Router.join(plan.shards());
-        MergeSpec spec = plan.fanout() == Fanout.MERGE ? cluster.templates().merge(a.text(), shards) : null;
-        String merged = spec == null ? null : new MergedQuery(cluster, session).shardText(spec, a.literals(), shards);
-        String merge = spec == null ? null : spec.describe(a.literals()); // the client's part of a merged read
-        for (int shard : plan.shards()) {
-          if (merged != null) {
-            rows.add(new Object[] {shard, merged, merge});
-            continue;
-          }
-          rows.add(new Object[] {shard, plan.sqlFor(inner, shard).text(), null});
-        }
-      }
+      case SESSION, TRANSACTION, EXPLAIN_ROUTE -> rows.add(new Object[] {null, inner, null, "1", "run by the driver itself", "0"});
+      default -> rows.addAll(Explain.rows(tree(a, inner, null), a.literals()));
     }
-    return new Outcome(InMemoryResults.of(List.of("shard_id", "sql_sent", "merge"),
-        List.of(Types.INTEGER, Types.VARCHAR, Types.VARCHAR), rows), -1, null);
+    return table(Explain.COLUMNS, rows);
+  }
+
+  /** The operator tree a statement would run, routed as it would run now. */
+  private Operator tree(Analysis a, String inner, Statement owner) throws SQLException {
+    RoutePlan plan = Router.route(a.template(), a.literals(),
+        cluster.routeContext(session.transactionShard(), session.heldGuards()).explaining());
+    if (plan.fanout() == Fanout.JOIN) {
+      return new JoinQuery(cluster, session, this).plan(a.template(), a.text(), a.literals());
+    }
+    if (plan.fanout() == Fanout.MERGE) {
+      return new MergedQuery(cluster, session).plan(plan, a.literals(), MergeSource.literals(a.text(), a.literals()), owner, null);
+    }
+    return new Route(plan, inner, new BoundCall(inner, null, null));
+  }
+
+  /** Runs a SELECT through its tree with the runner counting, and returns each node's figures. */
+  private Outcome analyse(String sql, Statement owner) throws SQLException {
+    Analysis a = cluster.templates().plain(sql);
+    if (a.template().type() != StatementType.SELECT || a.template().readsSession()) {
+      throw ShardexError.UNSUPPORTED.exception("EXPLAIN ANALYZE ROUTE of '" + SqlLexer.abbreviate(sql) + "'",
+          "it runs the statement, so it takes a SELECT that reads no session value; use EXPLAIN ROUTE for the others");
+    }
+    Operator root = tree(a, sql, owner);
+    Metrics shared = session.metrics();
+    session.metrics(Metrics.within(shared)); // this statement's own round trips, still counted in the cluster's
+    try {
+      Runner run = new Runner(session, cluster.fanout(), owner, a.literals(), cluster.config().maxMergeRows(),
+          (step, values, r) -> new JoinQuery(cluster, session, this).step(step, values, owner), true);
+      return table(Explain.ANALYSED, Explain.analyse(root, run));
+    } finally {
+      session.metrics(shared);
+    }
+  }
+
+  private static Outcome table(List<String> columns, List<Object[]> rows) throws SQLException {
+    List<Integer> types = new ArrayList<>();
+    for (String c : columns) {
+      types.add(c.equals("shard_id") || c.equals("rows") ? Types.BIGINT : Types.VARCHAR);
+    }
+    return new Outcome(InMemoryResults.of(columns, types, rows), -1, null);
   }
 }

@@ -10,7 +10,7 @@ import java.math.RoundingMode;
  * COUNT and SUM, the least/greatest of MIN/MAX, the distinct values of COUNT(DISTINCT x), and
  * AVG as the sum of its SUMs over the sum of its COUNTs, with MySQL's scale (+4 decimals).
  */
-final class Fold {
+public final class Fold {
   private final Slot slot;
   private final boolean caseInsensitive;
   private Cell first;
@@ -18,12 +18,12 @@ final class Fold {
   private boolean seen;
   private java.util.Map<Object, Object> distinct;
 
-  Fold(Slot slot, boolean caseInsensitive) {
+  public Fold(Slot slot, boolean caseInsensitive) {
     this.slot = slot;
     this.caseInsensitive = caseInsensitive;
   }
 
-  void add(Cell c) {
+  public void add(Cell c) {
     if (!seen) {
       first = c;
       seen = true;
@@ -65,7 +65,7 @@ final class Fold {
   }
 
   /** The group's value; {@code count} is the folded COUNT column an AVG divides by. */
-  Cell result(Fold count) {
+  public Cell result(Fold count) {
     return switch (slot.fold()) {
       case FIRST -> first == null ? Cell.NULL : first;
       case COUNT -> Cell.computed(acc == null ? 0L : acc);

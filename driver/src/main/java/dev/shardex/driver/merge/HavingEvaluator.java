@@ -35,19 +35,19 @@ import net.sf.jsqlparser.expression.operators.relational.ParenthesedExpressionLi
  * arithmetic on NULL give NULL, and only TRUE keeps the group. Aggregates and columns were mapped
  * to merged columns by the rewrite; anything else is refused by name rather than guessed.
  */
-final class HavingEvaluator {
+public final class HavingEvaluator {
   private final Map<Expression, Integer> refs;
   private final Object[] values;
 
   private final String shards;
 
-  HavingEvaluator(Map<Expression, Integer> refs, Object[] values, String shards) {
+  public HavingEvaluator(Map<Expression, Integer> refs, Object[] values, String shards) {
     this.refs = refs;
     this.values = values;
     this.shards = shards;
   }
 
-  boolean keeps(Expression having, Cell[] row) throws SQLException {
+  public boolean keeps(Expression having, Cell[] row) throws SQLException {
     try {
       return Boolean.TRUE.equals(truth(eval(having, row)));
     } catch (ClassCastException e) {

@@ -11,13 +11,13 @@ import java.sql.Types;
  * COUNT(DISTINCT) typed BIGINT, SUM/AVG(DISTINCT) of integers typed DECIMAL, and AVG given MySQL's
  * scale (+4). Without a spec it only cuts the hidden columns off.
  */
-final class MergedMetaData extends DelegatingMetaData {
+public final class MergedMetaData extends DelegatingMetaData {
   private final ResultSetMetaData meta;
   private final int visible;
   private final MergeSpec spec;
   private final Object[] values;
 
-  MergedMetaData(ResultSetMetaData meta, int visible, MergeSpec spec, Object[] values) {
+  public MergedMetaData(ResultSetMetaData meta, int visible, MergeSpec spec, Object[] values) {
     this.meta = meta;
     this.visible = visible;
     this.spec = spec;

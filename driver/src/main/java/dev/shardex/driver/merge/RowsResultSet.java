@@ -33,6 +33,16 @@ public final class RowsResultSet extends DelegatingResultSet {
     return new RowsResultSet(rows, meta, null);
   }
 
+  /** Rows for the application, whose getStatement() answers the logical statement. */
+  public static RowsResultSet of(List<Cell[]> rows, ResultSetMetaData meta, Statement owner) {
+    return new RowsResultSet(rows, meta, owner);
+  }
+
+  /** The rows themselves (an operator reading another's buffered output takes them without a copy). */
+  public List<Cell[]> cells() {
+    return rows;
+  }
+
   RowsResultSet(List<Cell[]> rows, ResultSetMetaData meta, Statement owner) {
     this.rows = rows;
     this.meta = meta;

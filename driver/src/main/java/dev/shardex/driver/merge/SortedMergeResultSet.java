@@ -57,7 +57,7 @@ public final class SortedMergeResultSet extends DelegatingResultSet {
     return new SortedMergeResultSet(parts, List.of(), new boolean[0], parts.get(0).getMetaData(), owner, 0, -1);
   }
 
-  SortedMergeResultSet(List<ShardResultSet> parts, List<SortKey> keys, boolean[] caseInsensitive, ResultSetMetaData meta,
+  public SortedMergeResultSet(List<ShardResultSet> parts, List<SortKey> keys, boolean[] caseInsensitive, ResultSetMetaData meta,
       Statement owner, long offset, long limit) {
     this.parts = parts;
     this.keys = keys;
@@ -67,6 +67,14 @@ public final class SortedMergeResultSet extends DelegatingResultSet {
     this.offset = offset;
     this.limit = limit;
     this.queue = new PriorityQueue<>(Math.max(1, parts.size()), this::compare);
+  }
+
+  /** The shards' result sets of a concatenation not yet read, for a merge that orders them itself. */
+  public List<ShardResultSet> unread() {
+    if (started || !keys.isEmpty()) {
+      throw new IllegalStateException("only an unread concatenation hands over its parts");
+    }
+    return parts;
   }
 
   private int compare(Cursor a, Cursor b) {

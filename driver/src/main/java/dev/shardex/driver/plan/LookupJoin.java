@@ -27,20 +27,43 @@ import java.util.Map;
  * refused before anything is returned. Output keeps the driving order; a LEFT JOIN pads unmatched
  * driving rows with NULL; LIMIT and OFFSET apply to the joined rows.
  */
-public final class LookupJoin {
-  /** Runs one statement through the pipeline (routed, merged as any other) and returns its rows. */
-  public interface Route {
-    ResultSet query(String sql, Object[] values) throws SQLException;
-  }
-
+public final class LookupJoin implements Operator {
   private final JoinSplit split;
   private final int batch;
   private final int cap;
+  private final Step driving;
+  private final Step dependent;
 
   public LookupJoin(JoinSplit split, int batch, int cap) {
     this.split = split;
     this.batch = batch;
     this.cap = cap;
+    String kind = split.left() ? "LEFT" : "inner";
+    this.driving = new Step(split.driving() + " LIMIT " + cap,
+        "lookup join (" + kind + "), step 1: the driving rows, routed as a statement of their own");
+    this.dependent = new Step(split.dependent() + "?, ...)", "lookup join (" + kind + "), step 2: " + split.table()
+        + " rows by " + split.joinColumn() + " IN (at most " + batch + " distinct join values per statement), routed by those values");
+  }
+
+  /** The statement's plan: the join, under a count of its rows when that is all the statement asks. */
+  public Operator root() {
+    return split.counts() == null ? this : new JoinCount(this, split.counts(), split.offset(), split.limit());
+  }
+
+  @Override
+  public String describe() {
+    return "LookupJoin (" + (split.left() ? "LEFT" : "inner") + ") on " + split.table() + "." + split.joinColumn()
+        + ": driving rows first, then at most " + batch + " distinct join values per statement";
+  }
+
+  @Override
+  public String roundTrips() {
+    return "1 + (shards owning the values) per batch";
+  }
+
+  @Override
+  public List<Operator> inputs() {
+    return List.of(driving, dependent);
   }
 
   private record Side(List<Cell[]> rows, ResultSetMetaData meta) {
@@ -49,9 +72,11 @@ public final class LookupJoin {
     }
   }
 
-  public ResultSet run(Object[] values, Route route) throws SQLException {
+  @Override
+  public ResultSet open(Runner run) throws SQLException {
+    Object[] values = run.values();
     // LIMIT cap (the merge stage's own bound): a driving side that fills it may have more rows, so it is refused
-    Side driving = read(route.query(split.driving() + " LIMIT " + cap, Values.pick(values, split.drivingParams())), "driving");
+    Side driving = read(run.open(this.driving.bind(split.driving() + " LIMIT " + cap, Values.pick(values, split.drivingParams()))), "driving");
     if (driving.rows().size() >= cap) {
       throw ShardexError.JOIN_TOO_LARGE.exception(split.table(), "driving", cap - 1);
     }
@@ -62,7 +87,8 @@ public final class LookupJoin {
     int read = 0;
     for (int from = 0; from < keys.size() || dependent == null; from += batch) {
       List<Object> chunk = keys.isEmpty() ? Collections.singletonList(null) : keys.subList(from, Math.min(keys.size(), from + batch));
-      Side part = read(route.query(split.dependent() + markers(chunk.size()) + ")", Values.concat(Values.pick(values, split.dependentParams()), chunk)), "dependent");
+      Side part = read(run.open(this.dependent.bind(split.dependent() + markers(chunk.size()) + ")",
+          Values.concat(Values.pick(values, split.dependentParams()), chunk))), "dependent");
       dependent = dependent == null ? part : dependent;
       read += part.rows().size();
       if (read > cap) {
@@ -72,9 +98,7 @@ public final class LookupJoin {
         matches.computeIfAbsent(joinValue(row), k -> new ArrayList<>()).add(row);
       }
     }
-    ResultSet joined = joined(driving, dependent, matches, values);
-    return split.counts() == null ? joined : JoinCount.of(split.counts(), joined, bound(split.offset(), values, 0),
-        bound(split.limit(), values, Long.MAX_VALUE), route);
+    return joined(driving, dependent, matches, values);
   }
 
   private ResultSet joined(Side driving, Side dependent, Map<Object, List<Cell[]>> matches, Object[] values)

@@ -114,19 +114,29 @@ public final class Analyzer {
 
   /** {@code EXPLAIN ROUTE <sql>}: the statement to explain, or null if this is not one. */
   public static String explained(String sql) {
-    int i = SqlLexer.skipSpaceAndComments(sql, 0);
-    String rest = sql.substring(i);
-    if (rest.regionMatches(true, 0, "EXPLAIN", 0, 7)) {
-      String tail = rest.substring(7).stripLeading();
-      if (tail.regionMatches(true, 0, "ROUTE", 0, 5) && tail.length() > 5 && Character.isWhitespace(tail.charAt(5))) {
-        return tail.substring(5).strip();
+    return afterWords(sql, "EXPLAIN", "ROUTE");
+  }
+
+  /** {@code EXPLAIN ANALYZE ROUTE <sql>}: the statement to run and measure, or null if this is not one. */
+  public static String analysed(String sql) {
+    return afterWords(sql, "EXPLAIN", "ANALYZE", "ROUTE");
+  }
+
+  /** The text after the given leading words (any case, separated by white space), or null. */
+  private static String afterWords(String sql, String... words) {
+    String rest = sql.substring(SqlLexer.skipSpaceAndComments(sql, 0));
+    for (String w : words) {
+      if (!rest.regionMatches(true, 0, w, 0, w.length()) || rest.length() <= w.length()
+          || !Character.isWhitespace(rest.charAt(w.length()))) {
+        return null;
       }
+      rest = rest.substring(w.length()).stripLeading();
     }
-    return null;
+    return rest.strip();
   }
 
   private static boolean isExplainRoute(String sql) {
-    return explained(sql) != null;
+    return explained(sql) != null || analysed(sql) != null;
   }
 
   /**

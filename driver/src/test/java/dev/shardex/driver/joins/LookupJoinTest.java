@@ -1,6 +1,8 @@
 package dev.shardex.driver.joins;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
@@ -201,11 +203,37 @@ class LookupJoinTest {
         ResultSet rs = s.executeQuery("EXPLAIN ROUTE SELECT o.id, u.name FROM xj_orders o JOIN xj_users u ON o.buyer_id = u.id"
             + " WHERE o.seller_id = 2")) {
       assertTrue(rs.next());
+      assertEquals("1", rs.getString("step"));
+      assertNull(rs.getString(2), "the join runs on the client: it sends nothing itself");
+      assertTrue(rs.getString("operator").startsWith("LookupJoin (inner) on xj_users.id"), rs.getString("operator"));
+      assertTrue(rs.next());
       assertEquals(null, rs.getObject(1));
+      assertEquals("1.1", rs.getString("step"));
       assertTrue(rs.getString(2).contains("FROM xj_orders o WHERE o.seller_id = ?"), rs.getString(2));
       assertTrue(rs.next());
+      assertEquals("1.2", rs.getString("step"));
       assertTrue(rs.getString(2).contains("FROM xj_users u WHERE u.id IN (?, ...)"), rs.getString(2));
       assertTrue(rs.getString(3).contains("step 2: xj_users rows by id IN"), rs.getString(3));
+      assertFalse(rs.next());
+    }
+  }
+
+  @Test
+  void explainAnalyzeRoute_countsEachStep() throws SQLException {
+    try (Connection c = TestCluster.connect(); Statement s = c.createStatement();
+        ResultSet rs = s.executeQuery("EXPLAIN ANALYZE ROUTE SELECT o.id, u.name FROM xj_orders o JOIN xj_users u"
+            + " ON o.buyer_id = u.id WHERE o.seller_id = 2 ORDER BY o.id")) {
+      List<String> rows = new ArrayList<>();
+      while (rs.next()) {
+        rows.add(rs.getString("step") + " rows=" + rs.getString("rows") + " trips=" + rs.getString("round_trips"));
+      }
+      long expected = answer(oracle, "SELECT o.id FROM xj_orders o JOIN xj_users u ON o.buyer_id = u.id"
+          + " WHERE o.seller_id = 2", false).size() - 1;
+      assertEquals(3, rows.size(), rows.toString());
+      assertTrue(rows.get(0).startsWith("1 rows=" + expected + " "), rows.toString());
+      // the driving step is one shard's (its key is given); the lookup one statement per owning shard
+      assertEquals("1.1 rows=null trips=1", rows.get(1), rows.toString());
+      assertTrue(rows.get(2).startsWith("1.2 rows=null trips="), rows.toString());
     }
   }
 

@@ -1,0 +1,145 @@
+package dev.shardex.driver.plan;
+
+import dev.shardex.driver.execute.Outcome;
+import dev.shardex.driver.execute.PlanExecutor;
+import dev.shardex.driver.execute.ShardAccess;
+import dev.shardex.driver.execute.ShardCall;
+import dev.shardex.driver.merge.RowsResultSet;
+import dev.shardex.driver.merge.ShardResultSet;
+import dev.shardex.driver.route.RoutePlan;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.IdentityHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.Executor;
+
+/**
+ * Runs one statement's plan: the only place a plan's physical statements start. A Route leaf's
+ * shards run here ({@link #route}, {@link #gather}); a step that is a statement of its own goes back
+ * through the pipeline ({@link #step}), routed when it runs, and so comes back here. A single-step
+ * plan (one shard, or a write) needs no runner object: {@link #route} is static, so the hot path
+ * allocates nothing for it.
+ *
+ * <p>Analysing (EXPLAIN ANALYZE ROUTE), the runner times each node's open, counts the round trips
+ * that happened meanwhile (its inputs' included; the session counts its own then) and the rows it
+ * returned where they are held. A node opened several times (a join's step, once per batch) adds up.
+ */
+public final class Runner {
+  /** Runs a statement of a multi-step plan back through the pipeline, routed afresh, its physical calls counted. */
+  public interface Steps {
+    Outcome run(String sql, Object[] values, Runner runner) throws SQLException;
+  }
+
+  /** What an analysed node did. */
+  public record Figures(long rows, long roundTrips, double millis) {}
+
+  private final ShardAccess access;
+  private final Executor pool;
+  private final Statement owner;
+  private final Object[] values;
+  private final long cap;
+  private final Steps steps;
+  private final Map<Operator, Figures> figures;
+
+  public Runner(ShardAccess access, Executor pool, Statement owner, Object[] values, long cap, Steps steps,
+      boolean analyse) {
+    this.access = access;
+    this.pool = pool;
+    this.owner = owner;
+    this.values = values;
+    this.cap = cap;
+    this.steps = steps;
+    this.figures = analyse ? new IdentityHashMap<>() : null;
+  }
+
+  /** A single-step plan on its shards: one statement each, run, counted or concatenated (execute stage). */
+  public static Outcome route(RoutePlan plan, ShardAccess access, ShardCall call, boolean keys, Statement owner,
+      String what, Executor pool) throws SQLException {
+    return PlanExecutor.execute(plan, access, call, keys, owner, what, pool);
+  }
+
+  /** The root's rows: the statement's result. */
+  public Outcome run(Operator root) throws SQLException {
+    return new Outcome(open(root), -1, null);
+  }
+
+  /** Opens a node (inputs open their own inputs through here). */
+  public ResultSet open(Operator op) throws SQLException {
+    if (figures == null) {
+      return op.open(this);
+    }
+    long start = System.nanoTime();
+    long before = trips();
+    ResultSet rs = op.open(this);
+    long rows = rs instanceof RowsResultSet held ? held.cells().size() : -1;
+    Figures f = new Figures(rows, trips() - before, (System.nanoTime() - start) / 1e6);
+    figures.merge(op, f, (a, b) -> new Figures(a.rows() < 0 || b.rows() < 0 ? -1 : a.rows() + b.rows(),
+        a.roundTrips() + b.roundTrips(), a.millis() + b.millis())); // a step run once per batch adds up
+    return rs;
+  }
+
+  /** A single-step plan's rows (a Route leaf in a tree being explained or analysed). */
+  public ResultSet route(RoutePlan plan, ShardCall call) throws SQLException {
+    return route(plan, access, call, false, owner, "SELECT", pool).resultSet();
+  }
+
+  /** A read on every shard of the plan at once, in shard order (a Route leaf under a client merge). */
+  public List<ShardResultSet> gather(RoutePlan plan, ShardCall call) throws SQLException {
+    access.checkScope(plan.shards(), false);
+    return PlanExecutor.parallel(plan, access, call, owner, pool);
+  }
+
+  /** A step's statement, routed and run as any other statement; its rows. */
+  public ResultSet step(String sql, Object[] stepValues) throws SQLException {
+    return steps.run(sql, stepValues, this).resultSet();
+  }
+
+  /** Round trips so far (the session counts its own while a statement is analysed). */
+  private long trips() {
+    return access.metrics().roundTrips();
+  }
+
+  public Object[] values() {
+    return values;
+  }
+
+  public Statement owner() {
+    return owner;
+  }
+
+  /** Rows any one buffered step may hold (shardex.maxMergeRows). */
+  public long cap() {
+    return cap;
+  }
+
+  /** An analysed node's figures, or null (not analysed, or never opened). */
+  public Figures figures(Operator op) {
+    return figures == null ? null : figures.get(op);
+  }
+
+  /** The root's figures once its rows were read to the end (the rows of a streamed result are known only then). */
+  public void finish(Operator root, long rows, double millis) {
+    if (figures != null) {
+      Figures f = figures.get(root);
+      figures.put(root, new Figures(rows, f == null ? trips() : f.roundTrips(), millis));
+    }
+  }
+
+  /** Every node of the tree, depth first, with its step number ("1", "1.1", ...). */
+  public static List<Map.Entry<String, Operator>> walk(Operator root) {
+    List<Map.Entry<String, Operator>> out = new ArrayList<>();
+    walk(root, "1", out);
+    return out;
+  }
+
+  private static void walk(Operator op, String step, List<Map.Entry<String, Operator>> out) {
+    out.add(Map.entry(step, op));
+    int i = 1;
+    for (Operator in : op.inputs()) {
+      walk(in, step + "." + i++, out);
+    }
+  }
+}

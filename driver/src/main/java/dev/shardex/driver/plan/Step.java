@@ -1,0 +1,50 @@
+package dev.shardex.driver.plan;
+
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.util.List;
+
+/**
+ * Route as a statement of its own: a step of a multi-step plan, routed when it runs (by the values
+ * an earlier step found) and run back through the pipeline like any statement, merged there if it
+ * spans shards. Its parent gives it the text and values of each run ({@link #bind}): a lookup join's
+ * dependent step runs once per batch.
+ */
+final class Step implements Operator {
+  private final String shown;
+  private final String role;
+  private String sql;
+  private Object[] values;
+
+  /** {@code shown}: its text for EXPLAIN ROUTE; {@code role}: what it is for, in the merge column. */
+  Step(String shown, String role) {
+    this.shown = shown;
+    this.role = role;
+  }
+
+  Step bind(String sql, Object[] values) {
+    this.sql = sql;
+    this.values = values;
+    return this;
+  }
+
+  @Override
+  public ResultSet open(Runner run) throws SQLException {
+    return run.step(sql, values);
+  }
+
+  @Override
+  public String describe() {
+    return "Route: a statement of its own, routed when it runs";
+  }
+
+  @Override
+  public String roundTrips() {
+    return "1 per shard it routes to";
+  }
+
+  @Override
+  public List<Object[]> sent(Object[] statementValues) {
+    return List.<Object[]>of(new Object[] {null, shown, role});
+  }
+}
