@@ -11,7 +11,11 @@ import dev.shardex.driver.execute.ShardSession;
 import dev.shardex.driver.plan.LookupJoin;
 import dev.shardex.driver.plan.Operator;
 import dev.shardex.driver.plan.PullOut;
+import dev.shardex.driver.plan.PushBack;
+import dev.shardex.driver.route.TableSchemas;
+import dev.shardex.driver.sql.JoinAggregates;
 import dev.shardex.driver.plan.Runner;
+import dev.shardex.driver.route.RoutePlan;
 import dev.shardex.driver.route.Router;
 import dev.shardex.driver.sql.SubqueryPullOut;
 import dev.shardex.driver.sql.JoinSplit;
@@ -90,8 +94,38 @@ final class JoinQuery {
     if (pullOut != null) {
       return new PullOut(pullOut, cluster.config().maxMergeRows());
     }
-    return new LookupJoin(split(t, text, values), BATCH, (int) Math.min(Integer.MAX_VALUE - 1, cluster.config().maxMergeRows())).root();
+    int cap = (int) Math.min(Integer.MAX_VALUE - 1, cluster.config().maxMergeRows());
+    JoinAggregates.Plan folded = folded(t, text, values);
+    if (folded != null) {
+      return new PushBack(new LookupJoin(split(t, folded.inner(), values), BATCH, cap, folded.innerParams()), folded,
+          MAX_PUSHED_BYTES);
+    }
+    return new LookupJoin(split(t, text, values), BATCH, cap).root();
   }
+
+  /** The JSON text of joined rows given back to one shard, at most (far below max_allowed_packet's 16 MB default). */
+  static final long MAX_PUSHED_BYTES = 4L << 20;
+
+  /** The cut of a statement that aggregates, groups or de-duplicates a join's rows; null for any other. */
+  private JoinAggregates.Plan folded(RouteTemplate t, String text, Object[] values) throws SQLException {
+    String[] refused = new String[1];
+    JoinAggregates.Plan plan = cluster.templates().crossShard(version() + "|folded|" + text, () -> {
+      try {
+        JoinAggregates.Plan p = JoinAggregates.of(text, catalog());
+        return p == null ? NOT_FOLDED : p;
+      } catch (JoinAggregates.Refused e) {
+        refused[0] = e.getMessage();
+        return null;
+      }
+    });
+    if (plan == null) {
+      throw refusal(t, values, refused[0] != null ? refused[0] : "aggregates over the join: run it again");
+    }
+    return plan == NOT_FOLDED ? null : plan;
+  }
+
+  /** Cached for a statement that does not fold a join's rows. */
+  private static final JoinAggregates.Plan NOT_FOLDED = new JoinAggregates.Plan("", new int[0], "", new int[0], 0, 0, new int[0]);
 
   Outcome run(RouteTemplate t, Object[] values, String text, Statement owner) throws SQLException {
     return runner(owner, values, false).run(plan(t, text, values));
@@ -99,8 +133,31 @@ final class JoinQuery {
 
   /** The runner for one statement's tree: its steps run back through the pipeline. */
   Runner runner(Statement owner, Object[] values, boolean analyse) {
-    return new Runner(session, cluster.fanout(), owner, values, cluster.config().maxMergeRows(),
-        (sql, stepValues, runner) -> step(sql, stepValues, owner), analyse);
+    return new Runner(session, cluster.fanout(), owner, values, cluster.config().maxMergeRows(), steps(owner), analyse);
+  }
+
+  /** How a tree's steps run: routed through the pipeline, or (a text the driver wrote) on one shard as it is. */
+  Runner.Steps steps(Statement owner) {
+    return new Runner.Steps() {
+      @Override
+      public Outcome run(String sql, Object[] values, Runner runner) throws SQLException {
+        return step(sql, values, owner);
+      }
+
+      @Override
+      public Outcome direct(String sql, Object[] values) throws SQLException {
+        Integer shard = session.transactionShard();
+        RoutePlan plan = RoutePlan.one(shard != null ? shard : cluster.directory().anyReadableShard(), false);
+        ShardCall call = (lease, s, p) -> {
+          PreparedStatement ps = lease.prepare(sql, false);
+          ShardexStatement.configure(owner, lease, ps);
+          MergeSource.bindLiterals(ps, all(values.length), values);
+          ps.execute();
+          return ps;
+        };
+        return Runner.route(plan, session, call, false, owner, "SELECT", cluster.fanout());
+      }
+    };
   }
 
   Outcome step(String sql, Object[] values, Statement owner) throws SQLException {
@@ -146,6 +203,16 @@ final class JoinQuery {
           out.add(c.toLowerCase(Locale.ROOT));
         }
         return out;
+      }
+
+      @Override
+      public String type(String table, String column) throws SQLException {
+        for (TableSchemas.Column c : cluster.schemas().of(table).columns()) {
+          if (c.name().equals(column)) {
+            return c.type() + (c.collation() == null ? "" : " " + c.collation());
+          }
+        }
+        return null;
       }
 
       @Override

@@ -354,7 +354,7 @@ final class Pipeline {
     session.metrics(Metrics.within(shared)); // this statement's own round trips, still counted in the cluster's
     try {
       Runner run = new Runner(session, cluster.fanout(), owner, a.literals(), cluster.config().maxMergeRows(),
-          (step, values, r) -> new JoinQuery(cluster, session, this).step(step, values, owner), true);
+          new JoinQuery(cluster, session, this).steps(owner), true);
       return table(Explain.ANALYSED, Explain.analyse(root, run));
     } finally {
       session.metrics(shared);

@@ -104,11 +104,15 @@ public final class MergedMetaData extends DelegatingMetaData {
   private static final java.util.regex.Pattern MARKER = java.util.regex.Pattern.compile("\\?(\\d+)");
 
   /** A label's ?N markers, filled with the literals as the server prints them in a label. */
-  private static String fillLabel(String label, Object[] values) {
+  public static String fillLabel(String label, Object[] values) {
     java.util.regex.Matcher m = MARKER.matcher(label);
     StringBuilder out = new StringBuilder();
     while (m.find()) {
-      Object v = values[Integer.parseInt(m.group(1)) - 1];
+      int k = Integer.parseInt(m.group(1)) - 1;
+      if (k < 0 || k >= values.length) {
+        continue; // not a marker the statement's values fill
+      }
+      Object v = values[k];
       String text = v == null ? "NULL" : v instanceof String s ? "'" + s.replace("'", "''") + "'"
           : v instanceof java.math.BigDecimal d ? d.toPlainString() : v.toString();
       m.appendReplacement(out, java.util.regex.Matcher.quoteReplacement(text));

@@ -31,13 +31,20 @@ public final class LookupJoin implements Operator {
   private final JoinSplit split;
   private final int batch;
   private final int cap;
+  private final int[] params;
   private final Step driving;
   private final Step dependent;
 
   public LookupJoin(JoinSplit split, int batch, int cap) {
+    this(split, batch, cap, null);
+  }
+
+  /** {@code params}: which of the statement's values the split's text binds (null: all, in order). */
+  public LookupJoin(JoinSplit split, int batch, int cap, int[] params) {
     this.split = split;
     this.batch = batch;
     this.cap = cap;
+    this.params = params;
     String kind = split.left() ? "LEFT" : "inner";
     this.driving = new Step(split.driving() + " LIMIT " + cap,
         "lookup join (" + kind + "), step 1: the driving rows, routed as a statement of their own");
@@ -74,7 +81,7 @@ public final class LookupJoin implements Operator {
 
   @Override
   public ResultSet open(Runner run) throws SQLException {
-    Object[] values = run.values();
+    Object[] values = params == null ? run.values() : Values.pick(run.values(), params);
     // LIMIT cap (the merge stage's own bound): a driving side that fills it may have more rows, so it is refused
     Side driving = read(run.open(this.driving.bind(split.driving() + " LIMIT " + cap, Values.pick(values, split.drivingParams()))), "driving");
     if (driving.rows().size() >= cap) {

@@ -31,6 +31,9 @@ public final class Runner {
   /** Runs a statement of a multi-step plan back through the pipeline, routed afresh, its physical calls counted. */
   public interface Steps {
     Outcome run(String sql, Object[] values, Runner runner) throws SQLException;
+
+    /** Runs a text the driver wrote (not parsed, not routed) on one shard: the transaction's, else any. */
+    Outcome direct(String sql, Object[] values) throws SQLException;
   }
 
   /** What an analysed node did. */
@@ -90,6 +93,11 @@ public final class Runner {
   public List<ShardResultSet> gather(RoutePlan plan, ShardCall call) throws SQLException {
     access.checkScope(plan.shards(), false);
     return PlanExecutor.parallel(plan, access, call, owner, pool);
+  }
+
+  /** A text the driver wrote, run on one shard as it is; its rows. */
+  public ResultSet direct(String sql, Object[] stepValues) throws SQLException {
+    return steps.direct(sql, stepValues).resultSet();
   }
 
   /** A step's statement, routed and run as any other statement; its rows. */

@@ -13,13 +13,20 @@ import java.util.List;
 final class Step implements Operator {
   private final String shown;
   private final String role;
+  private final boolean direct;
   private String sql;
   private Object[] values;
 
   /** {@code shown}: its text for EXPLAIN ROUTE; {@code role}: what it is for, in the merge column. */
   Step(String shown, String role) {
+    this(shown, role, false);
+  }
+
+  /** {@code direct}: a text the driver wrote, sent to one shard as it is (not parsed, not routed). */
+  Step(String shown, String role, boolean direct) {
     this.shown = shown;
     this.role = role;
+    this.direct = direct;
   }
 
   Step bind(String sql, Object[] values) {
@@ -30,17 +37,17 @@ final class Step implements Operator {
 
   @Override
   public ResultSet open(Runner run) throws SQLException {
-    return run.step(sql, values);
+    return direct ? run.direct(sql, values) : run.step(sql, values);
   }
 
   @Override
   public String describe() {
-    return "Route: a statement of its own, routed when it runs";
+    return direct ? "Route: one shard (the transaction's, else any), the text as written" : "Route: a statement of its own, routed when it runs";
   }
 
   @Override
   public String roundTrips() {
-    return "1 per shard it routes to";
+    return direct ? "1" : "1 per shard it routes to";
   }
 
   @Override

@@ -29,10 +29,13 @@ public final class TableSchemas {
     Connection connect(int shard) throws SQLException;
   }
 
-  /** One column: its name (lower case) and its type as information_schema prints it (e.g. bigint(20)). */
-  public record Column(String name, String type, boolean autoIncrement) {
+  /**
+   * One column: its name (lower case), its type as information_schema prints it (e.g. bigint(20)),
+   * and for text its collation (else null).
+   */
+  public record Column(String name, String type, boolean autoIncrement, String collation) {
     public Column(String name, String type) {
-      this(name, type, false);
+      this(name, type, false, null);
     }
   }
 
@@ -154,13 +157,13 @@ public final class TableSchemas {
     List<Column> columns = new ArrayList<>();
     Map<String, List<String>> keys = new LinkedHashMap<>();
     try (Connection c = shards.connect(shard)) {
-      try (PreparedStatement ps = c.prepareStatement("SELECT COLUMN_NAME, COLUMN_TYPE, EXTRA FROM information_schema.COLUMNS"
+      try (PreparedStatement ps = c.prepareStatement("SELECT COLUMN_NAME, COLUMN_TYPE, EXTRA, COLLATION_NAME FROM information_schema.COLUMNS"
           + " WHERE TABLE_SCHEMA = DATABASE() AND LOWER(TABLE_NAME) = ? ORDER BY ORDINAL_POSITION")) {
         ps.setString(1, def.name());
         try (ResultSet rs = ps.executeQuery()) {
           while (rs.next()) {
             columns.add(new Column(rs.getString(1).toLowerCase(Locale.ROOT), rs.getString(2),
-                String.valueOf(rs.getString(3)).toLowerCase(Locale.ROOT).contains("auto_increment")));
+                String.valueOf(rs.getString(3)).toLowerCase(Locale.ROOT).contains("auto_increment"), rs.getString(4)));
           }
         }
       }

@@ -44,6 +44,11 @@ public final class JoinSplitter {
 
     /** Whether the column is the table's shard key or has a lookup index (so the dependent side is routed, not scattered). */
     boolean routable(String table, String column);
+
+    /** The column's type as information_schema prints it, with its collation for text ("varchar(40) utf8mb4_general_ci"); null if unknown. */
+    default String type(String table, String column) throws SQLException {
+      return null;
+    }
   }
 
   /** Why a statement cannot be split; the message completes "a cross-shard lookup join does not apply: ...". */
@@ -156,7 +161,7 @@ public final class JoinSplitter {
       }
       Set<Boolean> whereSides = sides(select.getWhere());
       boolean whereMixed = conjuncts(select.getWhere()).stream().anyMatch(c -> sidesQuietly(c).size() > 1);
-      if (whereMixed || (j.isLeft() && whereSides.contains(true))) {
+      if (whereMixed || (j.isLeft() && whereSides.contains(true) && !nullRejecting(select.getWhere()))) {
         return null;
       }
       if (select.getOrderByElements() != null && !order().drivingOrder()) {
@@ -182,6 +187,21 @@ public final class JoinSplitter {
     }
   }
 
+
+  /**
+   * Whether WHERE drops every row whose dependent columns are all NULL: then a LEFT JOIN's padded
+   * rows never pass it, and the join answers as an inner join (as MySQL's own optimizer turns it).
+   * Only the plain forms count: a comparison, LIKE, BETWEEN, IN (list) or IS NOT NULL of a bare
+   * dependent column; COALESCE, IS NULL, OR and the like keep the LEFT JOIN.
+   */
+  private boolean nullRejecting(Expression where) {
+    for (Expression c : conjuncts(where)) {
+      if (sidesQuietly(c).equals(Set.of(true)) && NullRejection.rejects(c)) {
+        return true;
+      }
+    }
+    return false;
+  }
 
   private JoinSort order() {
     return new JoinSort(select, this::sides);
@@ -223,6 +243,18 @@ public final class JoinSplitter {
     if (e == null) {
       return out;
     }
+    List<Column> columns = columnsOf(e);
+    if (e instanceof AllTableColumns star) {
+      out.add(refOf(star.getTable()) == dependentRef);
+    }
+    for (Column c : columns) {
+      out.add(resolve(c) == dependentRef);
+    }
+    return out;
+  }
+
+  /** The columns an expression reads; a subquery in it is refused (its columns are another statement's). */
+  static List<Column> columnsOf(Expression e) throws Refused {
     List<Column> columns = new ArrayList<>();
     boolean[] sub = {false};
     e.accept(new ExpressionVisitorAdapter<Void>() {
@@ -247,13 +279,7 @@ public final class JoinSplitter {
     if (sub[0]) {
       throw new Refused("a subquery");
     }
-    if (e instanceof AllTableColumns star) {
-      out.add(refOf(star.getTable()) == dependentRef);
-    }
-    for (Column c : columns) {
-      out.add(resolve(c) == dependentRef);
-    }
-    return out;
+    return columns;
   }
 
   private Set<Boolean> sidesQuietly(Expression e) {
@@ -308,6 +334,7 @@ public final class JoinSplitter {
 
   private JoinSplit cut(Ref dep) throws Refused, SQLException {
     Join join = select.getJoins().get(chosen);
+    boolean left = join.isLeft() && !nullRejecting(select.getWhere()); // before the WHERE is cut in two
     List<Expression> depWhere = new ArrayList<>();
     for (Expression on : join.getOnExpressions()) {
       for (Expression c : conjuncts(on)) {
@@ -378,7 +405,7 @@ public final class JoinSplitter {
       select.setJoins(null);
     }
     NumberedParameters.Text driving = NumberedParameters.print(select);
-    return new JoinSplit(join.isLeft(), driving.sql(), driving.order(), dependent.sql(), dependent.order(),
+    return new JoinSplit(left, driving.sql(), driving.order(), dependent.sql(), dependent.order(),
         List.copyOf(output), output.size() - visible, limit, offset, dep.table(), joinColumns[0].getColumnName(), sort,
         counts);
   }
