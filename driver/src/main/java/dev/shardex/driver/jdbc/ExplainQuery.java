@@ -2,7 +2,7 @@ package dev.shardex.driver.jdbc;
 
 import dev.shardex.driver.Cluster;
 import dev.shardex.driver.execute.Outcome;
-import dev.shardex.driver.execute.PlanExecutor;
+import dev.shardex.driver.plan.Runner;
 import dev.shardex.driver.execute.ShardCall;
 import dev.shardex.driver.execute.ShardSession;
 import dev.shardex.driver.merge.Closing;
@@ -56,7 +56,7 @@ final class ExplainQuery {
     try {
       ShardCall call = call(e.prefix(), shardTexts(plan, inner), binds, owner);
       session.checkScope(plan.shards(), false);
-      return new Outcome(labelled(plan.shards(), PlanExecutor.parallel(plan, session, call, owner, cluster.fanout())),
+      return new Outcome(labelled(plan.shards(), Runner.parallel(plan, session, call, owner, cluster.fanout())),
           -1, null);
     } finally {
       session.settle(plan.guards());

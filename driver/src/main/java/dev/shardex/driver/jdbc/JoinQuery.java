@@ -9,6 +9,7 @@ import dev.shardex.driver.execute.Outcome;
 import dev.shardex.driver.execute.ShardCall;
 import dev.shardex.driver.execute.ShardSession;
 import dev.shardex.driver.plan.LookupJoin;
+import dev.shardex.driver.plan.Materialize;
 import dev.shardex.driver.plan.Operator;
 import dev.shardex.driver.plan.PullOut;
 import dev.shardex.driver.plan.PushBack;
@@ -101,6 +102,33 @@ final class JoinQuery {
           MAX_PUSHED_BYTES);
     }
     return new LookupJoin(split(t, text, values), BATCH, cap).root();
+  }
+
+  /**
+   * A SELECT the merge stage refused with {@code refusal} (SHX1207: GROUP_CONCAT, WITH ROLLUP, a
+   * window function, an aggregate inside an expression): its rows, read as a statement of their
+   * own within shardex.maxMergeRows, given back to one shard where the statement runs whole; or
+   * the refusal when it cannot be cut so.
+   */
+  Operator pushed(String text, SQLException refusal) throws SQLException {
+    JoinAggregates.Plan plan;
+    try {
+      plan = cluster.templates().crossShard(version() + "|pushed|" + text, () -> {
+        try {
+          JoinAggregates.Plan p = JoinAggregates.of(text, catalog(), true);
+          return p == null ? NOT_FOLDED : p;
+        } catch (JoinAggregates.Refused e) {
+          return NOT_FOLDED;
+        }
+      });
+    } catch (SQLException | RuntimeException e) {
+      throw refusal;
+    }
+    if (plan == NOT_FOLDED) {
+      throw refusal;
+    }
+    long cap = cluster.config().maxMergeRows();
+    return new PushBack(new Materialize(plan.inner(), plan.innerParams(), cap), plan, MAX_PUSHED_BYTES);
   }
 
   /** The JSON text of joined rows given back to one shard, at most (far below max_allowed_packet's 16 MB default). */

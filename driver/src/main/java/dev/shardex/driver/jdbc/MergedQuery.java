@@ -9,7 +9,6 @@ import dev.shardex.driver.merge.InMemoryResults;
 import dev.shardex.driver.plan.Gather;
 import dev.shardex.driver.plan.MergePlan;
 import dev.shardex.driver.plan.Operator;
-import dev.shardex.driver.plan.Runner;
 import dev.shardex.driver.plan.Values;
 import dev.shardex.driver.route.RoutePlan;
 import dev.shardex.driver.route.Router;
@@ -47,13 +46,6 @@ final class MergedQuery {
         out.insertId());
   }
 
-  /** A SELECT on several shards that the merge stage combines: its operator tree, run. */
-  Outcome run(RoutePlan plan, Object[] values, MergeSource merge, Statement owner, SessionReads reads)
-      throws SQLException {
-    Operator root = plan(plan, values, merge, owner, reads);
-    return runner(owner, values, false).run(root);
-  }
-
   /** The tree: a Route leaf ({@link Gather}) sending the rewritten text, under the client's merge operators. */
   Operator plan(RoutePlan plan, Object[] values, MergeSource merge, Statement owner, SessionReads reads)
       throws SQLException {
@@ -68,11 +60,6 @@ final class MergedQuery {
       return ps;
     };
     return MergePlan.of(spec, new Gather(plan, text, reads == null ? call : reads.wrap(call), spec.describe(values)));
-  }
-
-  /** The runner for one statement's tree (its steps, if any, go back through the pipeline). */
-  Runner runner(Statement owner, Object[] values, boolean analyse) {
-    return new Runner(session, cluster.fanout(), owner, values, cluster.config().maxMergeRows(), null, analyse);
   }
 
   /** The rewritten text; LIMIT n OFFSET m goes down as LIMIT n+m, within shardex.maxMergeRows. */

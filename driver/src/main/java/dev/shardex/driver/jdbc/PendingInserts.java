@@ -4,7 +4,7 @@ import dev.shardex.directory.ShardexError;
 import dev.shardex.directory.TableDef;
 import dev.shardex.driver.Cluster;
 import dev.shardex.driver.execute.Outcome;
-import dev.shardex.driver.execute.PlanExecutor;
+import dev.shardex.driver.plan.Runner;
 import dev.shardex.driver.execute.ShardCall;
 import dev.shardex.driver.execute.ShardSession;
 import dev.shardex.driver.route.PendingRoute;
@@ -132,9 +132,9 @@ final class PendingInserts {
       Object key = PendingRoute.keyOf(h.def(), t.assignments().get(h.def().keyColumn()), values, rc);
       int shard = PendingRoute.shardOfKey(h.def(), key, rc);
       LookupWrites.Write write = plan -> {
-        PlanExecutor.execute(plan.withFill(h.fill()), session, h.insert(), false, owner, "INSERT", cluster.fanout());
+        Runner.route(plan.withFill(h.fill()), session, h.insert(), false, owner, "INSERT", cluster.fanout());
         forget(h);
-        return PlanExecutor.execute(plan, session, call, keys, owner, "UPDATE", cluster.fanout());
+        return Runner.route(plan, session, call, keys, owner, "UPDATE", cluster.fanout());
       };
       // the row's lookup entries (its id's, above all) are claimed as for any INSERT, now that its key is known
       LookupWork work = PendingRoute.lookupWork(h.template(), h.def(), h.values(), h.fill(), key, shard, rc);

@@ -4,7 +4,6 @@ import dev.shardex.directory.ShardexError;
 import dev.shardex.driver.Cluster;
 import dev.shardex.driver.execute.LookupWrites;
 import dev.shardex.driver.execute.Outcome;
-import dev.shardex.driver.execute.PlanExecutor;
 import dev.shardex.driver.execute.ShardCall;
 import dev.shardex.driver.execute.ShardSession;
 import dev.shardex.driver.execute.Metrics;
@@ -33,8 +32,8 @@ import java.util.regex.Matcher;
 
 /**
  * The pipeline behind one logical connection: a statement's template and values go
- * route ({@link Router}) -> execute ({@link PlanExecutor}, or {@link MergedQuery} for a merged read)
- * -> merge (inside the result sets the executor returns). The statements the driver answers itself
+ * route ({@link Router}) -> plan (a single-step plan needs none; a merged read or a cross-shard
+ * join becomes an operator tree, {@link MergedQuery}, {@link JoinQuery}) -> run ({@link Runner}). The statements the driver answers itself
  * (USE, SET, BEGIN/COMMIT/ROLLBACK, EXPLAIN ROUTE) and DDL's catalog effects are handled here too
  * (EXPLAIN of a statement in {@link ExplainQuery});
  * the JDBC classes only translate calls into {@link #run}.
@@ -204,7 +203,8 @@ final class Pipeline {
   private Outcome shards(RoutePlan plan, RouteTemplate t, String sql, ShardCall call, boolean keys, Statement owner,
       MergeSource merge, Object[] values, SessionReads reads) throws SQLException {
     if (plan.fanout() == Fanout.MERGE) {
-      return new MergedQuery(cluster, session).run(plan, values, merge, owner, reads);
+      JoinQuery joins = new JoinQuery(cluster, session, this);
+      return joins.runner(owner, values, false).run(merged(plan, values, merge, owner, reads, joins));
     }
     if (plan.fanout() == Fanout.JOIN) {
       return new JoinQuery(cluster, session, this).run(t, values, merge.mergeText(), owner);
@@ -213,12 +213,29 @@ final class Pipeline {
       return pending.hold(plan, t, values, sql, call, owner, keys);
     }
     SplitInsertKeys split = keys && plan.rows() != null && plan.fill() == null ? new SplitInsertKeys(plan) : null;
-    Outcome out = PlanExecutor.execute(plan, session, split == null ? call : split.wrap(call), keys, owner,
+    Outcome out = Runner.route(plan, session, split == null ? call : split.wrap(call), keys, owner,
         t.type().name(), cluster.fanout());
     if (split != null) {
       return Outcome.count(out.updateCount(), split.inRowOrder(), out.insertId());
     }
     return plan.fill() != null && keys ? MergedQuery.filledKeys(out, plan.fill()) : out;
+  }
+
+  /**
+   * A merged read's tree; what the merge stage cannot fold from per-shard parts (SHX1207: GROUP_CONCAT,
+   * WITH ROLLUP, window functions, aggregates inside expressions) is run whole by one shard over the
+   * rows, when they fit shardex.maxMergeRows ({@link JoinQuery#pushed}).
+   */
+  private Operator merged(RoutePlan plan, Object[] values, MergeSource merge, Statement owner, SessionReads reads,
+      JoinQuery joins) throws SQLException {
+    try {
+      return new MergedQuery(cluster, session).plan(plan, values, merge, owner, reads);
+    } catch (SQLException e) {
+      if (!ShardexError.CROSS_SHARD.is(e) || reads != null) {
+        throw e;
+      }
+      return joins.pushed(merge.mergeText(), e);
+    }
   }
 
   private Outcome ddlOutcome(RoutePlan plan, RouteTemplate t, String sql, ShardCall call, Statement owner)
@@ -235,7 +252,7 @@ final class Pipeline {
     Outcome out;
     cluster.schemas().forget(t.ddl().tables()); // columns and keys are read again on next use
     try {
-      out = PlanExecutor.execute(plan, session, call, false, owner, "DDL '" + SqlLexer.abbreviate(sql) + "'", cluster.fanout());
+      out = Runner.route(plan, session, call, false, owner, "DDL '" + SqlLexer.abbreviate(sql) + "'", cluster.fanout());
     } catch (SQLException e) {
       if (ShardexError.DDL_PARTIAL.is(e)) {
         recordDeclaration(plan);
@@ -292,7 +309,7 @@ final class Pipeline {
         throw ShardexError.UNSUPPORTED.exception("'" + SqlLexer.abbreviate(sql) + "' outside a transaction that has run a statement",
             "run a statement of the transaction first, so it has a shard");
       }
-      return PlanExecutor.execute(RoutePlan.one(shard, false), session, call, false, owner, "transaction",
+      return Runner.route(RoutePlan.one(shard, false), session, call, false, owner, "transaction",
           cluster.fanout());
     }
     return Outcome.count(0, null);
@@ -337,7 +354,8 @@ final class Pipeline {
       return new JoinQuery(cluster, session, this).plan(a.template(), a.text(), a.literals());
     }
     if (plan.fanout() == Fanout.MERGE) {
-      return new MergedQuery(cluster, session).plan(plan, a.literals(), MergeSource.literals(a.text(), a.literals()), owner, null);
+      return merged(plan, a.literals(), MergeSource.literals(a.text(), a.literals()), owner, null,
+          new JoinQuery(cluster, session, this));
     }
     return new Route(plan, inner, new BoundCall(inner, null, null));
   }

@@ -84,6 +84,12 @@ public final class Runner {
     return rs;
   }
 
+  /** A read on every shard of the plan at once, in shard order, outside a tree (EXPLAIN's per-shard plans). */
+  public static List<ShardResultSet> parallel(RoutePlan plan, ShardAccess access, ShardCall call, Statement owner,
+      Executor pool) throws SQLException {
+    return PlanExecutor.parallel(plan, access, call, owner, pool);
+  }
+
   /** A single-step plan's rows (a Route leaf in a tree being explained or analysed). */
   public ResultSet route(RoutePlan plan, ShardCall call) throws SQLException {
     return route(plan, access, call, false, owner, "SELECT", pool).resultSet();

@@ -62,9 +62,19 @@ public final class JoinAggregates {
 
   /** The cut of {@code sql} (plain {@code ?} markers), or null when it neither aggregates, groups nor de-duplicates. */
   public static Plan of(String sql, JoinSplitter.Catalog catalog) throws Refused, SQLException {
+    return of(sql, catalog, false);
+  }
+
+  /**
+   * The cut, where {@code routed} says the inner statement runs as any statement (routed, merged:
+   * one table or tables joined on their key) rather than as a cross-shard join; the merge stage
+   * asks for it for what it cannot fold from per-shard parts (GROUP_CONCAT, WITH ROLLUP, window
+   * functions, aggregates inside expressions).
+   */
+  public static Plan of(String sql, JoinSplitter.Catalog catalog, boolean routed) throws Refused, SQLException {
     int params = SqlLexer.countParameters(sql);
     Object parsed = Analyzer.parse(NumberedParameters.number(sql));
-    if (!(parsed instanceof PlainSelect select) || select.getJoins() == null || select.getWithItemsList() != null
+    if (!(parsed instanceof PlainSelect select) || (!routed && select.getJoins() == null) || select.getWithItemsList() != null
         || !folds(select) || JoinCounts.of(select) != null) {
       return null;
     }
@@ -81,7 +91,7 @@ public final class JoinAggregates {
 
   private Plan cut(PlainSelect select, int params) throws Refused, SQLException {
     addTable(select.getFromItem());
-    for (Join j : select.getJoins()) {
+    for (Join j : select.getJoins() == null ? List.<Join>of() : select.getJoins()) {
       addTable(j.getFromItem());
     }
     List<String> aliases = new ArrayList<>();

@@ -213,6 +213,24 @@ class LookupJoinTest {
   }
 
   @Test
+  void whatTheMergeCannotFold_isRunByOneServerOverTheRows() throws SQLException {
+    same("SELECT status, GROUP_CONCAT(id ORDER BY id DESC SEPARATOR '/') AS ids FROM xj_orders WHERE seller_id IN (1, 2)"
+        + " GROUP BY status", false);
+    same("SELECT status, COUNT(*), SUM(total) FROM xj_orders GROUP BY status WITH ROLLUP", false);
+    same("SELECT id, total, RANK() OVER (PARTITION BY status ORDER BY total DESC, id) AS r FROM xj_orders"
+        + " WHERE seller_id = ? OR seller_id = ?", false, 3, 4);
+    same("SELECT MAX(total) - MIN(total), ROUND(AVG(total), 1) FROM xj_orders", false);
+    try (Connection c = TestCluster.connect(); Statement s = c.createStatement();
+        ResultSet rs = s.executeQuery("EXPLAIN ROUTE SELECT status, GROUP_CONCAT(id) FROM xj_orders GROUP BY status")) {
+      List<String> ops = new ArrayList<>();
+      while (rs.next()) {
+        ops.add(rs.getString("step") + " " + rs.getString("operator").replaceAll("[:(].*", ""));
+      }
+      assertEquals(List.of("1 PushBack", "1.1 Materialize", "1.1.1 Route", "1.2 Route"), ops);
+    }
+  }
+
+  @Test
   void aggregatesOverAnEmptyJoin_oneRowOfNulls() throws SQLException {
     same("SELECT COUNT(o.id), SUM(o.total), MAX(u.name) FROM xj_orders o JOIN xj_users u ON o.buyer_id = u.id"
         + " WHERE o.seller_id = ?", false, 99);

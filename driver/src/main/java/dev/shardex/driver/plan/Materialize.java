@@ -1,0 +1,40 @@
+package dev.shardex.driver.plan;
+
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.util.List;
+
+/**
+ * The rows a later step reads, fetched by a statement of their own (routed and merged as any
+ * other) with {@code LIMIT cap} (the merge stage takes no more): it holds fewer than {@code cap}
+ * of them, and refuses the statement by name (SHX1207) when the cap-th row comes back, since more
+ * may follow.
+ */
+public final class Materialize implements Operator {
+  private final String sql;
+  private final int[] params;
+  private final long cap;
+  private final Step step;
+
+  public Materialize(String sql, int[] params, long cap) {
+    this.sql = sql + " LIMIT " + cap;
+    this.cap = cap;
+    this.params = params;
+    this.step = new Step(this.sql, "the rows the next step reads, at most shardex.maxMergeRows of them");
+  }
+
+  @Override
+  public ResultSet open(Runner run) throws SQLException {
+    return Rows.read(run.open(step.bind(sql, Values.pick(run.values(), params))), cap - 1, "several").result(run);
+  }
+
+  @Override
+  public String describe() {
+    return "Materialize: the columns the statement reads, bounded by shardex.maxMergeRows";
+  }
+
+  @Override
+  public List<Operator> inputs() {
+    return List.of(step);
+  }
+}
