@@ -188,7 +188,7 @@ public final class JoinAggregates {
       return;
     }
     try {
-      for (Column column : JoinSplitter.columnsOf(e)) {
+      for (Column column : ExpressionParts.columns(e)) {
         boolean alias = column.getTable() == null && aliases != null
             && aliases.contains(column.getColumnName().replace("`", "").toLowerCase(Locale.ROOT));
         if (!alias) {

@@ -12,7 +12,6 @@ import java.util.Set;
 import java.util.TreeSet;
 import net.sf.jsqlparser.expression.Alias;
 import net.sf.jsqlparser.expression.Expression;
-import net.sf.jsqlparser.expression.ExpressionVisitorAdapter;
 import net.sf.jsqlparser.expression.operators.conditional.AndExpression;
 import net.sf.jsqlparser.expression.operators.relational.EqualsTo;
 import net.sf.jsqlparser.schema.Column;
@@ -21,9 +20,7 @@ import net.sf.jsqlparser.statement.select.AllColumns;
 import net.sf.jsqlparser.statement.select.AllTableColumns;
 import net.sf.jsqlparser.statement.select.Join;
 import net.sf.jsqlparser.statement.select.OrderByElement;
-import net.sf.jsqlparser.statement.select.ParenthesedSelect;
 import net.sf.jsqlparser.statement.select.PlainSelect;
-import net.sf.jsqlparser.statement.select.Select;
 import net.sf.jsqlparser.statement.select.SelectItem;
 
 /**
@@ -139,7 +136,7 @@ public final class JoinSplitter {
     try {
       Column[] eq = null;
       for (Expression on : j.getOnExpressions()) {
-        for (Expression c : conjuncts(on)) {
+        for (Expression c : ExpressionParts.conjuncts(on)) {
           Column[] pair = joinEquality(c, r);
           if (pair != null && eq == null) {
             eq = pair;
@@ -160,7 +157,7 @@ public final class JoinSplitter {
         }
       }
       Set<Boolean> whereSides = sides(select.getWhere());
-      boolean whereMixed = conjuncts(select.getWhere()).stream().anyMatch(c -> sidesQuietly(c).size() > 1);
+      boolean whereMixed = ExpressionParts.conjuncts(select.getWhere()).stream().anyMatch(c -> sidesQuietly(c).size() > 1);
       if (whereMixed || (j.isLeft() && whereSides.contains(true) && !nullRejecting(select.getWhere()))) {
         return null;
       }
@@ -195,7 +192,7 @@ public final class JoinSplitter {
    * dependent column; COALESCE, IS NULL, OR and the like keep the LEFT JOIN.
    */
   private boolean nullRejecting(Expression where) {
-    for (Expression c : conjuncts(where)) {
+    for (Expression c : ExpressionParts.conjuncts(where)) {
       if (sidesQuietly(c).equals(Set.of(true)) && NullRejection.rejects(c)) {
         return true;
       }
@@ -243,7 +240,7 @@ public final class JoinSplitter {
     if (e == null) {
       return out;
     }
-    List<Column> columns = columnsOf(e);
+    List<Column> columns = ExpressionParts.columns(e);
     if (e instanceof AllTableColumns star) {
       out.add(refOf(star.getTable()) == dependentRef);
     }
@@ -251,35 +248,6 @@ public final class JoinSplitter {
       out.add(resolve(c) == dependentRef);
     }
     return out;
-  }
-
-  /** The columns an expression reads; a subquery in it is refused (its columns are another statement's). */
-  static List<Column> columnsOf(Expression e) throws Refused {
-    List<Column> columns = new ArrayList<>();
-    boolean[] sub = {false};
-    e.accept(new ExpressionVisitorAdapter<Void>() {
-      @Override
-      public <S> Void visit(Column column, S context) {
-        columns.add(column);
-        return null;
-      }
-
-      @Override
-      public <S> Void visit(ParenthesedSelect s, S context) {
-        sub[0] = true;
-        return null;
-      }
-
-      @Override
-      public <S> Void visit(Select s, S context) {
-        sub[0] = true;
-        return null;
-      }
-    }, null);
-    if (sub[0]) {
-      throw new Refused("a subquery");
-    }
-    return columns;
   }
 
   private Set<Boolean> sidesQuietly(Expression e) {
@@ -319,17 +287,6 @@ public final class JoinSplitter {
     return found;
   }
 
-  static List<Expression> conjuncts(Expression e) {
-    List<Expression> out = new ArrayList<>();
-    if (e instanceof AndExpression and) {
-      out.addAll(conjuncts(and.getLeftExpression()));
-      out.addAll(conjuncts(and.getRightExpression()));
-    } else if (e != null) {
-      out.add(e);
-    }
-    return out;
-  }
-
   // ---- the two statements ---------------------------------------------------------------------
 
   private JoinSplit cut(Ref dep) throws Refused, SQLException {
@@ -337,14 +294,14 @@ public final class JoinSplitter {
     boolean left = join.isLeft() && !nullRejecting(select.getWhere()); // before the WHERE is cut in two
     List<Expression> depWhere = new ArrayList<>();
     for (Expression on : join.getOnExpressions()) {
-      for (Expression c : conjuncts(on)) {
+      for (Expression c : ExpressionParts.conjuncts(on)) {
         if (joinEquality(c, dep) == null) {
           depWhere.add(c);
         }
       }
     }
     List<Expression> drivingWhere = new ArrayList<>();
-    for (Expression c : conjuncts(select.getWhere())) {
+    for (Expression c : ExpressionParts.conjuncts(select.getWhere())) {
       (sides(c).contains(true) ? depWhere : drivingWhere).add(c);
     }
     List<JoinSplit.Item> output = new ArrayList<>();
