@@ -1,7 +1,7 @@
 package dev.shardex.benchmarks.micro;
 
-import dev.shardex.driver.merge.Merger;
 import dev.shardex.driver.merge.ShardResultSet;
+import dev.shardex.driver.merge.SortedMergeResultSet;
 import dev.shardex.driver.sql.MergeSpec;
 import dev.shardex.driver.sql.TemplateCache;
 import java.sql.ResultSet;
@@ -25,7 +25,7 @@ import org.openjdk.jmh.annotations.Warmup;
 import org.openjdk.jmh.infra.Blackhole;
 
 /**
- * The merge stage's k-way merge through its public entry point, {@link Merger#merge}: k shard
+ * The merge stage's k-way merge, {@link SortedMergeResultSet} (what the plan's MergeSort operator opens): k shard
  * streams of {@link #ROWS} rows each, sorted by the ORDER BY key, merged and read to the end (every
  * row's two columns read, as an application would). The spec comes from the driver's own rewriter
  * ({@code TemplateCache.merge}). {@code key}: a DATETIME sort key (LocalDateTime, as Connector/J
@@ -81,7 +81,7 @@ public class MergeBenchmark {
       parts.add(new ShardResultSet(new MemoryResultSet(streams[s], meta), null, () -> {}));
     }
     long n = 0;
-    try (ResultSet merged = Merger.merge(spec, parts, new Object[0], null, 1_000_000, shards)) {
+    try (ResultSet merged = new SortedMergeResultSet(parts, spec.order(), new boolean[2], meta, null, 0, -1)) {
       while (merged.next()) {
         bh.consume(merged.getLong(1));
         bh.consume(merged.getObject(2));
