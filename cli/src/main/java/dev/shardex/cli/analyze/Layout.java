@@ -61,7 +61,12 @@ record Layout(Map<String, Hints.Declaration> tables, Map<String, KeyType> keySpa
     if (words.length < 2) {
       throw bad(where, line, "a table line is 'TABLE sharded key=COLUMN ...', 'TABLE global' or 'TABLE single'");
     }
-    Hints.Declaration d = Hints.parse("/* shardex:" + words[1] + " */ SELECT 1").declaration();
+    Hints.Declaration d;
+    try {
+      d = Hints.parse("/* shardex:" + words[1] + " */ SELECT 1").declaration();
+    } catch (SQLException e) { // the driver's own words for what is wrong, with the line it is on
+      throw bad(where, line, e.getMessage().replaceFirst("^Shardex SHX\\d+: ", ""));
+    }
     if (d == null) {
       throw bad(where, line, "declare one of sharded key=COLUMN, global, single [shard=N]");
     }

@@ -122,8 +122,20 @@ final class Report {
       }
       return "add " + t + "." + def.keyColumn() + " = ? to route it to one shard";
     }
-    return d.tally.count(Route.SEVERAL) > 0 ? "its keys live on several shards: fine for short IN lists; a key space"
-        + " grouping them (co-location) keeps them on one" : "co-locate the joined tables or declare the small one GLOBAL";
+    return keyed(d, cluster) ? "a list of keys on several shards: each shard gets only its keys (fine for short lists;"
+        + " keys that belong together can share one key, e.g. the parent's)" : "co-locate the joined tables (one key space, "
+        + "joined on the key) or declare the small one GLOBAL";
+  }
+
+  /** Whether the digest names a SHARDED table's key: a list of keys, not a missing key. */
+  private static boolean keyed(DigestStats d, WhatIfCluster cluster) throws SQLException {
+    for (String t : d.shape.tables()) {
+      TableDef def = cluster.directory().table(t);
+      if (def != null && def.kind() == TableKind.SHARDED && d.shape.equalities().contains(t + "." + def.keyColumn())) {
+        return true;
+      }
+    }
+    return false;
   }
 
   private static List<Object> keys(Suggester.Proposal p) {

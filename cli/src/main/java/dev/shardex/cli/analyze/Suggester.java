@@ -16,12 +16,14 @@ import java.util.TreeMap;
 /**
  * A layout proposed from how the statements use the tables (weighted by executions):
  * <ul>
- *   <li>each table's key is the column it is most often compared with by equality;</li>
+ *   <li>each table's key is the column it is most often compared with by equality (join columns
+ *       included; a tie goes to a join column);</li>
  *   <li>tables whose statements join them on both their keys, or whose keys share a name (other than
  *       {@code id}), co-locate: one key space, so their joins stay on one shard;</li>
  *   <li>a table never filtered by equality is GLOBAL when at most a tenth of its statements write
  *       it (a reference table), else SINGLE;</li>
- *   <li>a lookup is suggested on a column compared by equality in statements that lack the key, with
+ *   <li>a lookup is suggested on a column compared by equality in statements that lack the key (the
+ *       layout's key for a table it declares SHARDED, else the proposed one), with
  *       the share of the table's statements that would then route by it; unique when the schema
  *       has a one-column unique key on it.</li>
  * </ul>
@@ -46,9 +48,17 @@ final class Suggester {
   /** Each routed digest's shape and executions. */
   private final List<Map.Entry<Shape, Long>> shapes = new ArrayList<>();
   private final Schemas schemas;
+  private final Keys declared;
 
-  Suggester(Findings f, Schemas schemas) {
+  /** A table's key in the layout analysed, or null when it is not SHARDED there. */
+  @FunctionalInterface
+  interface Keys {
+    String of(String table) throws SQLException;
+  }
+
+  Suggester(Findings f, Schemas schemas, Keys declared) {
     this.schemas = schemas;
+    this.declared = declared;
     for (DigestStats d : f.digests.values()) {
       long n = d.executions() - d.tally.count(Route.IGNORED);
       if (n > 0 && d.shape.ignored() == null) {
@@ -67,12 +77,20 @@ final class Suggester {
       equalities.computeIfAbsent(t, k -> new HashMap<>());
     }
     for (String tc : s.equalities()) {
-      int dot = tc.indexOf('.');
-      equalities.computeIfAbsent(tc.substring(0, dot), k -> new HashMap<>()).merge(tc.substring(dot + 1), n, Long::sum);
+      use(tc, 2 * n);
     }
     for (String[] j : s.joins()) {
       joins.merge(List.of(j[0], j[1]), n, Long::sum);
+      use(j[0], 2 * n + 1); // a join column is a filter for the joined rows, and wins a tie: it co-locates
+      use(j[1], 2 * n + 1);
     }
+  }
+
+  /** Equality uses count double, so a join column's extra one breaks ties without outweighing a real use. */
+  private void use(String tableColumn, long weight) {
+    int dot = tableColumn.indexOf('.');
+    equalities.computeIfAbsent(tableColumn.substring(0, dot), k -> new HashMap<>())
+        .merge(tableColumn.substring(dot + 1), weight, Long::sum);
   }
 
   Proposal propose() throws SQLException {
@@ -87,7 +105,14 @@ final class Suggester {
         unkeyed.put(t, readMostly ? TableKind.GLOBAL : TableKind.SINGLE);
       }
     });
-    return new Proposal(groups(keys), unkeyed, lookups(keys));
+    Map<String, String> inForce = new TreeMap<>(keys);
+    for (String t : equalities.keySet()) {
+      String k = declared.of(t);
+      if (k != null) {
+        inForce.put(t, k); // lookups complement the key the layout gives, not the one proposed
+      }
+    }
+    return new Proposal(groups(keys), unkeyed, lookups(inForce));
   }
 
   private static String top(Map<String, Long> cols) {

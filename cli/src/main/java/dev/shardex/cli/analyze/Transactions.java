@@ -33,7 +33,7 @@ final class Transactions {
       if (head.startsWith("COMMIT") || (head.startsWith("ROLLBACK") && !head.startsWith("ROLLBACK TO"))) {
         return END;
       }
-      String set = head.replace("@@", "").replace("SESSION ", "").replace(" ", "");
+      String set = head.replaceAll("@@|SESSION[ .]|LOCAL[ .]| ", "");
       if (set.startsWith("SETAUTOCOMMIT=")) {
         return set.startsWith("SETAUTOCOMMIT=0") || set.startsWith("SETAUTOCOMMIT=OFF") ? AUTOCOMMIT_OFF : AUTOCOMMIT_ON;
       }

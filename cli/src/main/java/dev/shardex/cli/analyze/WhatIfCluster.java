@@ -117,6 +117,12 @@ final class WhatIfCluster implements AutoCloseable {
     return context;
   }
 
+  /** The table's shard key in this cluster's layout, or null when it is not SHARDED. */
+  String shardKey(String table) throws SQLException {
+    TableDef def = directory.table(table);
+    return def != null && def.kind() == dev.shardex.directory.TableKind.SHARDED ? def.keyColumn() : null;
+  }
+
   int shards() {
     return shards;
   }
