@@ -31,6 +31,7 @@ final class DigestTable implements StatementSource {
   public void read(Sink sink, Progress progress) throws SQLException {
     try (Connection c = DriverManager.getConnection(url, credentials); Statement s = c.createStatement()) {
       requireOn(s);
+      int max = maxDigestLength(s);
       boolean sample = hasSampleColumn(c);
       String sql = "SELECT DIGEST_TEXT, COUNT_STAR, SUM_TIMER_WAIT" + (sample ? ", QUERY_SAMPLE_TEXT" : ", NULL")
           + " FROM performance_schema.events_statements_summary_by_digest WHERE DIGEST_TEXT IS NOT NULL AND "
@@ -41,7 +42,7 @@ final class DigestTable implements StatementSource {
         while (rs.next()) {
           String sampleText = rs.getString(4);
           boolean useSample = sampleText != null && !sampleText.isBlank() && !sampleText.endsWith("...");
-          String text = useSample ? sampleText : rs.getString(1);
+          String text = useSample ? sampleText : cut(rs.getString(1), max);
           sink.accept(new Logged(-1, text, rs.getLong(2), rs.getLong(3) / 1e12, !useSample));
           progress.at(++rows, -1);
         }
@@ -55,6 +56,18 @@ final class DigestTable implements StatementSource {
         throw new SQLException("performance_schema is off on this server, so its digest table is empty: start it with "
             + "--performance-schema=ON (MariaDB's default is OFF), run the application, then analyze again", "55000");
       }
+    }
+  }
+
+  /** MariaDB cuts a digest at the limit without saying so: mark it as MySQL does, so it is counted as truncated. */
+  private static String cut(String digest, int max) {
+    return digest.getBytes(java.nio.charset.StandardCharsets.UTF_8).length >= max - 4 && !digest.endsWith("...")
+        ? digest + " ..." : digest;
+  }
+
+  private static int maxDigestLength(Statement s) throws SQLException {
+    try (ResultSet rs = s.executeQuery("SELECT @@performance_schema_max_digest_length")) {
+      return rs.next() ? rs.getInt(1) : 1024;
     }
   }
 

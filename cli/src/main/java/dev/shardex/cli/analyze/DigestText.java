@@ -5,7 +5,8 @@ import java.util.regex.Pattern;
 
 /**
  * A normalised text (a performance_schema digest or a pt-query-digest fingerprint) made routable:
- * the collapsed lists become {@link #LIST} markers ({@code IN (...)}, {@code in(?+)}), a collapsed
+ * system variables lose the back-quotes MariaDB gives them, the collapsed lists become {@link #LIST}
+ * markers ({@code IN (...)}, {@code in(?+)}), a collapsed
  * VALUES row gets one marker per column, and MySQL's {@code /* , ... * /} multi-row note is dropped.
  * Each marker then gets its own value ({@link #values}), so {@code key = ?} routes to one shard and
  * a list of keys to several, the shape the statement has whatever its real values. A digest cut at
@@ -17,6 +18,8 @@ final class DigestText {
   static final int LIST = 4;
   private static final Pattern IN_LIST = Pattern.compile("(?i)\\bIN\\s*\\(\\s*(?:\\.\\.\\.|\\?\\+)\\s*\\)");
   private static final Pattern MULTI_ROW = Pattern.compile("/\\*\\s*,\\s*\\.\\.\\.\\s*\\*/");
+  /** MariaDB quotes system variables in digests: {@code @@SESSION . `x`}, {@code @@`x`}. */
+  private static final Pattern VARIABLE = Pattern.compile("@@(?:(\\w+)\\s*\\.\\s*)?`(\\w+)`");
   private static final Pattern VALUES = Pattern.compile(
       "(?is)\\(([^()]*)\\)\\s*VALUES\\s*\\(\\s*(?:\\.\\.\\.|\\?\\+)\\s*\\)");
 
@@ -28,6 +31,7 @@ final class DigestText {
 
   static String routable(String text) {
     String s = MULTI_ROW.matcher(text).replaceAll("");
+    s = VARIABLE.matcher(s).replaceAll(m -> "@@" + (m.group(1) == null ? "" : m.group(1) + ".") + m.group(2));
     s = IN_LIST.matcher(s).replaceAll("IN (" + markers(LIST) + ")");
     Matcher v = VALUES.matcher(s);
     StringBuilder out = new StringBuilder();

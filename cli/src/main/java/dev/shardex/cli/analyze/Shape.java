@@ -19,7 +19,7 @@ import java.util.regex.Pattern;
  */
 record Shape(List<String> tables, List<String> equalities, List<String[]> joins, boolean write, String ignored) {
   private static final Pattern SYSTEM_SCHEMA = Pattern.compile(
-      "(?i)\\b(information_schema|performance_schema|mysql|sys)\\s*\\.");
+      "(?i)(?:\\b|`)(information_schema|performance_schema|mysql|sys)`?\\s*\\.");
 
   static Shape of(RouteTemplate t, String text) {
     String ignored = ignoredBecause(t, text);

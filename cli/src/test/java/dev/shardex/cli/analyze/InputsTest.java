@@ -104,6 +104,8 @@ class InputsTest {
         DigestText.routable("select * from posts where author_id in(?+)"));
     assertEquals("INSERT INTO `posts` ( `author_id` , `title` ) VALUES (?, ?) ",
         DigestText.routable("INSERT INTO `posts` ( `author_id` , `title` ) VALUES (...) /* , ... */"));
+    assertEquals("SELECT @@SESSION.auto_increment_increment AS `a` , @@sql_mode",
+        DigestText.routable("SELECT @@SESSION . `auto_increment_increment` AS `a` , @@`sql_mode`"));
     assertTrue(DigestText.truncated("SELECT `a` , `b` , `c` FROM `t` WHERE `x` = ? AND ..."));
     assertFalse(DigestText.truncated("SELECT * FROM `t` WHERE `x` IN (...)"));
   }
