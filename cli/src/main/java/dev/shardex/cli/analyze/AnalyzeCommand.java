@@ -105,7 +105,7 @@ public final class AnalyzeCommand implements Callable<Integer> {
       long start = System.nanoTime();
       Findings f = new Workload(cluster).run(sources, progress());
       double seconds = (System.nanoTime() - start) / 1e9;
-      Suggester.Proposal p = new Suggester(f, cluster.context()::schema, cluster::shardKey).propose();
+      Suggester.Proposal p = new Suggester(f, cluster::schema, cluster::shardKey).propose();
       Report.Context c = new Report.Context(sources.stream().map(StatementSource::describe).toList(), shards, layout, suggest,
           showLiterals, seconds, cluster.schemaErrors());
       return Report.build(f, p, cluster, c);
@@ -116,7 +116,7 @@ public final class AnalyzeCommand implements Callable<Integer> {
   private Layout suggested(List<StatementSource> sources, List<String> schema, Layout given) throws Exception {
     try (WhatIfCluster cluster = WhatIfCluster.open(shards, schema, given, scatterWrites.equals("allow"))) {
       Findings f = new Workload(cluster).run(sources, progress());
-      return Suggester.layout(new Suggester(f, cluster.context()::schema, cluster::shardKey).propose()).overriddenBy(given);
+      return Suggester.layout(new Suggester(f, cluster::schema, cluster::shardKey).propose()).overriddenBy(given);
     }
   }
 

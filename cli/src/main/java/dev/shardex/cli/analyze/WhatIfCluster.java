@@ -45,6 +45,7 @@ final class WhatIfCluster implements AutoCloseable {
   private final Directory directory;
   private final TemplateCache templates = new TemplateCache(100_000);
   private final RouteContext context;
+  private final TableSchemas schemas;
   private final int shards;
   private final List<String> schemaErrors;
 
@@ -57,7 +58,7 @@ final class WhatIfCluster implements AutoCloseable {
     this.directory = directory;
     this.shards = shards;
     this.schemaErrors = schemaErrors;
-    TableSchemas schemas = new TableSchemas(directory, shard -> connectSchema());
+    this.schemas = new TableSchemas(directory, shard -> connectSchema());
     this.context = new RouteContext(directory, false, scatterWrites, null, true, 1000, List.of(), schemas).explaining();
   }
 
@@ -115,6 +116,11 @@ final class WhatIfCluster implements AutoCloseable {
 
   RouteContext context() {
     return context;
+  }
+
+  /** A table's columns and unique keys as the schema database has them, declared or not. */
+  TableSchemas.Schema schema(String table) throws SQLException {
+    return schemas.ofAny(table);
   }
 
   /** The table's shard key in this cluster's layout, or null when it is not SHARDED. */

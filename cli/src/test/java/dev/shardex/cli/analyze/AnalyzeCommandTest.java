@@ -136,6 +136,25 @@ class AnalyzeCommandTest {
   }
 
   @Test
+  void suggest_proposesKeysFromEqualities_coLocatesJoinedTables_andRoutesWithThem() throws Exception {
+    Path log = file("general.log", generalLog(3, "SELECT * FROM posts WHERE author_id = 7",
+        "SELECT * FROM posts WHERE author_id = 8", "SELECT name FROM authors WHERE id = 7",
+        "SELECT p.title, a.name FROM posts p JOIN authors a ON a.id = p.author_id WHERE p.author_id = 9",
+        "INSERT INTO posts (author_id, slug, title) VALUES (7, 'x', 'y')", "SELECT * FROM posts WHERE slug = 'x'",
+        "CREATE TABLE countries (code CHAR(2))", "SELECT * FROM countries"));
+    Run run = analyze("--general", log.toString(), "--schema", file("s.sql", SCHEMA).toString(), "--suggest", "--json");
+    Map<String, Object> json = run.json();
+    String layout = String.valueOf(Doc.at(json, "layout.text"));
+    assertEquals(Boolean.TRUE, Doc.at(json, "layout.suggested"));
+    assertTrue(layout.contains("posts sharded key=author_id lookup=slug unique"), layout);
+    assertTrue(layout.contains("authors sharded key=id"), layout);
+    assertTrue(layout.contains("countries global"), layout);
+    assertEquals(Map.of("authors", "id", "posts", "author_id"), Doc.at(json, "suggested_keys.0.tables"));
+    assertEquals(7, count(json, "summary.one.count"), run.out()); // the join stays on one shard: same key space
+    assertEquals(0, count(json, "summary.refused.count"));
+  }
+
+  @Test
   void noInput_isAUsageError() {
     Run run = analyze("--shards", "4");
     assertEquals(ShardexCli.USAGE, run.code());
