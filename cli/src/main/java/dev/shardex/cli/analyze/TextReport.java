@@ -56,10 +56,12 @@ final class TextReport {
   }
 
   private void tables() {
-    out.printf("%nPer table%nTABLE                 ONE  SEVERAL      ALL  REFUSED%n");
+    out.printf("%nPer table%n%-20s %12s %12s %12s %12s%n", "TABLE", "ONE", "SEVERAL", "ALL", "REFUSED");
     for (Object o : Doc.list(r.get("tables"))) {
       Map<String, Object> t = Doc.map(o);
-      out.printf("%-18s %6s %8s %8s %8s%n", t.get("table"), t.get("one"), t.get("several"), t.get("all"), t.get("refused"));
+      out.printf("%-20s %12s %12s %12s %12s%n", t.get("table"), Figures.count(Doc.count(t.get("one"))),
+          Figures.count(Doc.count(t.get("several"))), Figures.count(Doc.count(t.get("all"))),
+          Figures.count(Doc.count(t.get("refused"))));
     }
   }
 
@@ -69,9 +71,12 @@ final class TextReport {
       out.printf("%nTransactions: none rebuilt (only the general and slow logs have connection ids)%n");
       return;
     }
-    out.printf("%nTransactions: %s, %s span shards (%s); by shards touched %s%n  %s; %s%n",
+    StringBuilder by = new StringBuilder();
+    Doc.map(t.get("by_shards")).forEach((n, c) -> by.append(by.length() == 0 ? "" : ", ").append(n).append(": ")
+        .append(Figures.count(Doc.count(c))));
+    out.printf("%nTransactions: %s, %s span shards (%s); by shards touched %s%n  %s;%n  %s%n",
         Figures.count(Doc.count(t.get("count"))), Figures.count(Doc.count(t.get("spanning"))),
-        Figures.percent(Doc.share(t.get("spanning_share"))), t.get("by_shards"), t.get("if_atomic"), t.get("if_single"));
+        Figures.percent(Doc.share(t.get("spanning_share"))), by, t.get("if_atomic"), t.get("if_single"));
   }
 
   private void digests(String title, String key, String what) {
