@@ -37,6 +37,13 @@ import java.util.concurrent.atomic.AtomicInteger;
  */
 final class WhatIfCluster implements AutoCloseable {
   private static final AtomicInteger RUNS = new AtomicInteger();
+  /**
+   * A lease of a day: a what-if catalog never changes under the run, and a busy machine starving the
+   * poll thread must not turn writes into SHX1407 refusals. Placements are recomputed by hash, so
+   * 100,000 cached per key space keep memory small.
+   */
+  private static final DirectoryOptions OPTIONS = new DirectoryOptions(100, 86_400_000L, 5_000, 100_000,
+      com.github.benmanes.caffeine.cache.Ticker.systemTicker(), true);
 
   private final SandboxCluster sandbox;
   private final String tag;
@@ -80,7 +87,7 @@ final class WhatIfCluster implements AutoCloseable {
       }
       store.addKeySpace(new KeySpace(KeySpace.DEFAULT, KeyType.BIGINT, KeySpace.LEAST_LOADED));
       List<String> errors = Catalog.createTables(sandbox, schemaUrl, createTables);
-      Directory directory = Directory.openWhatIf(store, DirectoryOptions.defaults(), "analyze", new HashPlacer(shards));
+      Directory directory = Directory.openWhatIf(store, OPTIONS, "analyze", new HashPlacer(shards));
       WhatIfCluster c = new WhatIfCluster(sandbox, tag, schemaUrl, pool, directory, scatterWrites, shards, errors);
       new Catalog(c, store).declare(Catalog.declarations(createTables).overriddenBy(layout), createTables);
       return c;
