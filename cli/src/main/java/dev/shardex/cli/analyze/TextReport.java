@@ -24,7 +24,16 @@ final class TextReport {
     keys();
     lookups();
     hotKeys();
+    schemaErrors();
     out.flush();
+  }
+
+  private void schemaErrors() {
+    List<Object> errors = Doc.list(r.get("schema_errors"));
+    if (!errors.isEmpty()) {
+      out.printf("%nSchema statements the server refused (their tables are unknown to the dry run)%n");
+      errors.forEach(e -> out.println("  " + e));
+    }
   }
 
   private void summary() {
@@ -32,6 +41,8 @@ final class TextReport {
     out.printf("shardex analyze: %s statement(s) from %s, over %s shards (%s distinct digests)%n",
         Figures.count(Doc.count(r.get("statements"))), String.join(", ", Doc.list(r.get("inputs")).stream().map(String::valueOf).toList()),
         r.get("shards"), r.get("digests"));
+    out.printf(java.util.Locale.ROOT, "read in %.1f s (%s statements/s)%n", Doc.share(Doc.at(r, "run.seconds")),
+        Figures.count(Doc.count(Doc.at(r, "run.statements_per_second"))));
     out.printf("%nReadiness score: %s / 100   (%s)%n%n", Doc.at(r, "readiness.score"), Doc.at(r, "readiness.formula"));
     out.println("ROUTE           STATEMENTS  SHARE   TIME SHARE");
     for (Route route : Route.values()) {

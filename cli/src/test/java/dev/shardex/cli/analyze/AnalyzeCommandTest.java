@@ -155,6 +155,15 @@ class AnalyzeCommandTest {
   }
 
   @Test
+  void digestUrl_performanceSchemaOff_saysHowToTurnItOn_withoutThePassword() {
+    dev.shardex.sandbox.SandboxCluster s = dev.shardex.sandbox.SandboxCluster.shared("shardex-analyze", 1);
+    Run run = analyze("--digest-url", s.shardUrl(0) + "?user=" + s.user() + "&password=" + s.password());
+    assertEquals(ShardexCli.REFUSED, run.code(), run.err());
+    assertTrue(run.err().contains("performance_schema is off") && run.err().contains("--performance-schema=ON"), run.err());
+    assertFalse(run.err().contains(s.password()) || run.out().contains(s.password()));
+  }
+
+  @Test
   void noInput_isAUsageError() {
     Run run = analyze("--shards", "4");
     assertEquals(ShardexCli.USAGE, run.code());
