@@ -5,11 +5,11 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 
 /** A minimal JSON writer for the CLI's {@code --json} output (maps, lists, strings, numbers, booleans, null). */
-final class Json {
+public final class Json {
   private Json() {}
 
   /** An ordered object from alternating keys and values. */
-  static Map<String, Object> obj(Object... keysAndValues) {
+  public static Map<String, Object> obj(Object... keysAndValues) {
     Map<String, Object> m = new LinkedHashMap<>();
     for (int i = 0; i < keysAndValues.length; i += 2) {
       m.put((String) keysAndValues[i], keysAndValues[i + 1]);
@@ -17,7 +17,7 @@ final class Json {
     return m;
   }
 
-  static String write(Object value) {
+  public static String write(Object value) {
     StringBuilder out = new StringBuilder();
     write(out, value);
     return out.toString();

@@ -17,7 +17,8 @@ import picocli.CommandLine.ScopeType;
 @Command(name = "shardex", mixinStandardHelpOptions = true, scope = ScopeType.INHERIT, version = "shardex 0.1.0",
     description = "Administers a Shardex directory: shards, key spaces, tables, online user moves, rebalancing, verification.",
     subcommands = {InitCommand.class, ShardsCommand.class, KeyspacesCommand.class, TablesCommand.class, LookupsCommand.class,
-        UsersCommand.class, MovesCommand.class, RebalanceCommand.class, VerifyCommand.class, RecoverCommand.class, SandboxCommand.class},
+        UsersCommand.class, MovesCommand.class, RebalanceCommand.class, VerifyCommand.class, RecoverCommand.class, SandboxCommand.class,
+        dev.shardex.cli.analyze.AnalyzeCommand.class},
     footer = {"", "Directory: --url or SHARDEX_URL (jdbc:mysql://..., jdbc:shardex:mysql://... or jdbc:shardex:sandbox:NAME);",
         "credentials: --user/--password, the URL's user/password, or SHARDEX_USER/SHARDEX_PASSWORD.",
         "Exit codes: 0 ok, 1 usage, 2 refused or verification failed, 3 unreachable, 4 other failure."})
@@ -53,6 +54,11 @@ public final class ShardexCli implements Runnable {
 
   public ShardexCli(Map<String, String> env) {
     this.env = env;
+  }
+
+  /** The environment the CLI was started with (commands outside this package read their variables here). */
+  public Map<String, String> environment() {
+    return env;
   }
 
   @Override

@@ -55,14 +55,14 @@ public final class Directory implements AutoCloseable {
   }
 
   private Directory(DirectoryStore store, DirectoryOptions options, String displayUrl, HikariDataSource ownedPool,
-      String clientName) throws SQLException {
+      String clientName, KeyPlacer whatIf) throws SQLException {
     this.store = store;
     this.options = options;
     this.displayUrl = displayUrl;
     this.ownedPool = ownedPool;
     this.clientId = ClientIds.next(clientName);
     this.lease = new Lease(options.ticker(), options.leaseMs(), displayUrl);
-    this.keys = new KeyPlacements(this, store, options, lease, hidden, displayUrl);
+    this.keys = new KeyPlacements(this, store, options, lease, hidden, displayUrl, whatIf);
     this.tables = Caffeine.newBuilder().maximumSize(100_000).build();
     this.sequences = new SequenceStore(store);
     this.blocks = new SequenceBlocks(sequences, store, options);
@@ -144,7 +144,7 @@ public final class Directory implements AutoCloseable {
     ClaimPool claims = new ClaimPool(split.url(), name, secret, options.claimPoolSize(), config.getConnectionTimeout(),
         clientName, display);
     try {
-      return new Directory(new DirectoryStore(pool, claims), options, display, pool, clientName);
+      return new Directory(new DirectoryStore(pool, claims), options, display, pool, clientName, null);
     } catch (SQLException e) {
       closeUnopened(pool, connections);
       throw unreachable(e, display, secret);
@@ -188,7 +188,17 @@ public final class Directory implements AutoCloseable {
 
   /** Opens a client over a store the caller owns (tests, the CLI). */
   public static Directory open(DirectoryStore store, DirectoryOptions options, String clientName) throws SQLException {
-    return new Directory(store, options, "directory", null, clientName);
+    return new Directory(store, options, "directory", null, clientName, null);
+  }
+
+  /**
+   * A what-if client over a store the caller owns ({@code shardex analyze}): the catalog is the
+   * store's, but a key the cache does not hold is placed by {@code placer}, never read from or
+   * written to the key map. Only dry runs should route through it.
+   */
+  public static Directory openWhatIf(DirectoryStore store, DirectoryOptions options, String clientName, KeyPlacer placer)
+      throws SQLException {
+    return new Directory(store, options, "what-if directory", null, clientName, java.util.Objects.requireNonNull(placer));
   }
 
   public DirectoryStore store() {

@@ -30,19 +30,22 @@ final class KeyPlacements {
   private final Lease lease;
   private final HiddenRows hidden;
   private final String displayUrl;
+  /** A what-if directory's placement of keys (shardex analyze); null for every driver. */
+  private final KeyPlacer whatIf;
   private final Map<String, Cache<Object, Placement>> placements = new ConcurrentHashMap<>();
   private final InFlightWrites inFlight = new InFlightWrites();
   /** Bumped before every key invalidation: a lookup that raced with one must not re-cache its answer. */
   private final java.util.concurrent.atomic.AtomicLong keyEpoch = new java.util.concurrent.atomic.AtomicLong();
 
   KeyPlacements(Directory directory, DirectoryStore store, DirectoryOptions options, Lease lease, HiddenRows hidden,
-      String displayUrl) {
+      String displayUrl, KeyPlacer whatIf) {
     this.directory = directory;
     this.store = store;
     this.options = options;
     this.lease = lease;
     this.hidden = hidden;
     this.displayUrl = displayUrl;
+    this.whatIf = whatIf;
   }
 
   /** The shard a key lives on for reading, or null when the directory does not know the key. */
@@ -50,6 +53,11 @@ final class KeyPlacements {
     Cache<Object, Placement> cache = placementCache(keySpace);
     Placement p = cache.getIfPresent(canonicalKey);
     if (p == null) {
+      if (whatIf != null) { // a miss only: the driver's hit path is unchanged
+        p = new Placement(whatIf.shardOf(keySpace, canonicalKey), KeyState.ACTIVE, 0);
+        cache.put(canonicalKey, p);
+        return p;
+      }
       long epoch = keyEpoch.get();
       p = directoryCall(() -> store.lookup(keySpace, canonicalKey.toString()));
       if (p != null) {

@@ -86,6 +86,9 @@ class FirstHourTest {
     assertEquals(0, help.exit(), help.output());
     assertTrue(help.output().contains("Usage: shardex"), help.output());
     assertTrue(help.output().contains("sandbox"), help.output());
+    Result analyze = run(List.of(shardex().toString(), "analyze", "--help"));
+    assertEquals(0, analyze.exit(), analyze.output());
+    assertTrue(analyze.output().contains("Usage: shardex analyze") && analyze.output().contains("--general"), analyze.output());
 
     Result noDirectory = run(List.of(shardex().toString(), "shards", "list"));
     assertEquals(1, noDirectory.exit(), noDirectory.output());

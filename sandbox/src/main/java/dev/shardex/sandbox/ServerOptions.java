@@ -42,7 +42,17 @@ final class ServerOptions {
                 "--character-set-server=utf8mb4",
                 "--collation-server=utf8mb4_general_ci"));
         args.addAll(userArg());
+        args.addAll(extraArgs());
         return args;
+    }
+
+    /**
+     * Options added to servers started from now on, from -Dshardex.sandbox.serverArgs (space-separated),
+     * for what cannot be set on a running server: e.g. --performance-schema=ON for a digest table.
+     */
+    static List<String> extraArgs() {
+        String extra = System.getProperty("shardex.sandbox.serverArgs", "").strip();
+        return extra.isEmpty() ? List.of() : List.of(extra.split("\\s+"));
     }
 
     /** mariadbd refuses to run as root unless told explicitly that this is intended. */

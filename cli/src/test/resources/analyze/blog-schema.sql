@@ -1,0 +1,3 @@
+CREATE TABLE authors (author_id BIGINT PRIMARY KEY, name VARCHAR(64) NOT NULL, joined TIMESTAMP DEFAULT CURRENT_TIMESTAMP);
+CREATE TABLE posts (post_id BIGINT AUTO_INCREMENT PRIMARY KEY, author_id BIGINT NOT NULL, title VARCHAR(200) NOT NULL, body TEXT, created TIMESTAMP(6) DEFAULT CURRENT_TIMESTAMP(6), KEY by_author (author_id, created));
+CREATE TABLE comments (comment_id BIGINT AUTO_INCREMENT PRIMARY KEY, author_id BIGINT NOT NULL, post_id BIGINT NOT NULL, commenter_id BIGINT NOT NULL, body TEXT, KEY by_post (author_id, post_id));
