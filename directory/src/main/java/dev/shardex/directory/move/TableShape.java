@@ -247,6 +247,13 @@ final class TableShape {
     return "SELECT " + keyText() + ", COUNT(*) FROM " + quote(table) + " GROUP BY " + quote(keyColumn);
   }
 
+  /** Rows per key of {@code keys} keys bound in turn (those without rows are left out). */
+  String countPerKeyIn(int keys) {
+    String mark = binaryKey ? "UNHEX(?)" : "?";
+    return "SELECT " + keyText() + ", COUNT(*) FROM " + quote(table) + " WHERE " + quote(keyColumn) + " IN ("
+        + String.join(", ", java.util.Collections.nCopies(keys, mark)) + ") GROUP BY " + quote(keyColumn);
+  }
+
   static void bindKey(PreparedStatement ps, int index, KeyType type, String key) throws SQLException {
     if (type == KeyType.BIGINT) {
       ps.setLong(index, Long.parseLong(key));
