@@ -38,7 +38,7 @@ public final class ScaleMemory {
   public static void main(String[] args) throws Exception {
     long keys = Long.getLong("scale.keys", 10_000_000);
     SandboxCluster sandbox = SandboxCluster.shared("scale", SHARDS);
-    try (HikariDataSource pool = pool(sandbox)) {
+    try (HikariDataSource pool = pool(sandbox, 4)) {
       long t0 = System.nanoTime();
       seed(sandbox, keys);
       System.out.printf("seeded %,d keys and %,d rows in %d s%n", keys, keys + keys / 40, (System.nanoTime() - t0) / 1_000_000_000);
@@ -115,13 +115,13 @@ public final class ScaleMemory {
     }
   }
 
-  static HikariDataSource pool(SandboxCluster sandbox) {
+  static HikariDataSource pool(SandboxCluster sandbox, int size) {
     HikariConfig config = new HikariConfig();
     config.setJdbcUrl(sandbox.directoryUrl());
     config.setUsername(sandbox.user());
     config.setPassword(sandbox.password());
-    config.setMaximumPoolSize(4);
-    config.setPoolName("scale-directory");
+    config.setMaximumPoolSize(size);
+    config.setPoolName("bench-directory");
     return new HikariDataSource(config);
   }
 }

@@ -65,8 +65,13 @@ final class ChangeDelta {
         }
       }
       dst.commit();
-      ChangeCapture.consume(src, pending.seqs()); // after the destination holds what they stood for
       src.commit();
+      // After the destination holds what they stood for, and outside the snapshot: in READ COMMITTED
+      // and short transactions the deletes lock only the records, never the gap the writers'
+      // triggers insert into (a locked gap would hold every write of the key for the whole round).
+      src.setTransactionIsolation(Connection.TRANSACTION_READ_COMMITTED);
+      src.setAutoCommit(true);
+      ChangeCapture.consume(src, pending.seqs());
       return new Round(pending.seqs().size(), deleted, written, next);
     } catch (SQLException | RuntimeException e) {
       KeyCopier.rollbackQuietly(dst, e);
