@@ -121,6 +121,11 @@ public final class DirectoryLoad {
 
   /** 20 users of 10 rows on shard 0, for the mover. */
   private static void seedMovers(SandboxCluster sandbox, DirectoryStore store) throws SQLException {
+    store.init();
+    for (int shard = 0; shard < 2; shard++) {
+      store.addShard(shard, sandbox.shardUrl(shard), 1.0);
+    }
+    store.addKeySpace(new KeySpace(KeySpace.DEFAULT, dev.shardex.directory.KeyType.BIGINT, KeySpace.LEAST_LOADED));
     for (int shard = 0; shard < 2; shard++) {
       try (Connection c = sandbox.connectShard(shard); Statement s = c.createStatement()) {
         s.execute("CREATE TABLE IF NOT EXISTS dl_rows (id BIGINT PRIMARY KEY, user_id BIGINT NOT NULL, v INT, KEY (user_id))");

@@ -54,7 +54,7 @@ class ChangeCaptureTest {
         throw new IllegalStateException(e);
       }
     };
-    MoveRecord done = new Mover(store, TestCluster.connector(), MoveOptions.defaults().withAckTimeoutMs(2_000), outside)
+    MoveRecord done = new Mover(store, TestCluster.connector(), MoveOptions.defaults().withAckTimeoutMs(2_000).withCaptureMinRows(0), outside)
         .move("default", "42", 1);
 
     assertEquals(MoveStep.DONE, done.step());
@@ -86,11 +86,28 @@ class ChangeCaptureTest {
         precopied.add(m.detail());
       }
     };
-    MoveRecord done = new Mover(store, TestCluster.connector(), MoveOptions.defaults().withAckTimeoutMs(2_000), hook)
+    MoveRecord done = new Mover(store, TestCluster.connector(), MoveOptions.defaults().withAckTimeoutMs(2_000).withCaptureMinRows(0), hook)
         .move("default", "42", 1);
     assertEquals(MoveStep.DONE, done.step());
     assertEquals(6, done.rowCount(), "3 posts, 2 likes, 1 visit");
     assertTrue(precopied.get(0).contains("no change record: table visits"), precopied.toString());
+  }
+
+  @Test
+  void aSmallUser_isMovedWithoutTheRecord() throws SQLException {
+    MoverTest.seedUser(store, 42, 0);
+    List<String> precopied = new ArrayList<>();
+    FaultHook hook = (step, m) -> {
+      if (step == MoveStep.PRECOPIED) {
+        precopied.add(m.detail());
+      }
+    };
+    MoveRecord done = new Mover(store, TestCluster.connector(), MoveOptions.defaults().withAckTimeoutMs(2_000), hook)
+        .move("default", "42", 1);
+    assertEquals(MoveStep.DONE, done.step());
+    assertTrue(precopied.get(0).contains("no change record: 5 row(s), fewer than 2000"), precopied.toString());
+    assertEquals(0, count(0, "SELECT COUNT(*) FROM information_schema.TABLES WHERE TABLE_SCHEMA = DATABASE() "
+        + "AND TABLE_NAME = 'shardex_changes'"), "no trigger was installed, so no record table either");
   }
 
   private static List<String> sourceRows() throws SQLException {
