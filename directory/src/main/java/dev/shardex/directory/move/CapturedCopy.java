@@ -29,6 +29,8 @@ final class CapturedCopy {
   private final ChangeDelta changes;
   /** Per move pre-copied with a record by this process: the destination's digest after the catch-up. */
   private final Map<Long, KeyDigest> digests = new ConcurrentHashMap<>();
+  /** Moves this process pre-copied without a record: nothing to release on their shards. */
+  private final Set<Long> unrecorded = ConcurrentHashMap.newKeySet();
   /** Moves whose frozen round this process ran: their flip checks the record is still empty. */
   private final Set<Long> frozenDone = ConcurrentHashMap.newKeySet();
 
@@ -42,7 +44,8 @@ final class CapturedCopy {
    * the draft copy, which the frozen round then repairs by reading both sides in full. Null when
    * recording, else why not (the move then reads both sides in full).
    */
-  String start(Connection src, Connection dst, MoveRecord m, List<TableShape> shapes) throws SQLException {
+  private String start(Connection src, Connection dst, MoveRecord m, List<TableShape> shapes) throws SQLException {
+    unrecorded.remove(m.id());
     String refused = ChangeCapture.start(src, m.id(), shapes, m.key());
     if (refused == null) {
       refused = ChangeCapture.start(dst, m.id(), shapes, m.key());
@@ -50,7 +53,20 @@ final class CapturedCopy {
         ChangeCapture.stop(src, m.id());
       }
     }
+    if (refused != null) {
+      unrecorded.add(m.id());
+    }
     return refused;
+  }
+
+  /** Starts the record for a user of {@code rows} rows, or not below {@code minRows}; null when recording, else why not. */
+  String begin(Connection src, Connection dst, MoveRecord m, List<TableShape> shapes, long rows, long minRows)
+      throws SQLException {
+    if (rows < minRows) {
+      unrecorded.add(m.id());
+      return rows + " row(s), fewer than " + minRows;
+    }
+    return start(src, dst, m, shapes);
   }
 
   /** The catch-up after the pre-copy; returns the journal's detail, or null when it fell back. */
@@ -111,6 +127,9 @@ final class CapturedCopy {
   String release(ShardConnector shards, MoveRecord m) {
     digests.remove(m.id());
     frozenDone.remove(m.id());
+    if (unrecorded.remove(m.id())) {
+      return ""; // (a move resumed by another process is not in the set: it releases, in case)
+    }
     StringBuilder note = new StringBuilder();
     for (int shard : new int[] {m.from(), m.to()}) {
       try (Connection c = shards.connect(shard)) {

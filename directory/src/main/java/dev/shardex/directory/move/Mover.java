@@ -221,9 +221,8 @@ public final class Mover {
       }
       KeyCopier.prepare(src);
       List<TableShape> shapes = KeyCopier.shapes(src, tables, m.from());
-      long rows = copier.count(src, shapes, type, m.key());
-      String refused = rows < options.captureMinRows() ? rows + " row(s), fewer than " + options.captureMinRows()
-          : captured.start(src, dst, m, shapes); // before the copy's snapshot: every later change is recorded
+      // before the copy's snapshot, so that every later change is recorded
+      String refused = captured.begin(src, dst, m, shapes, copier.count(src, shapes, type, m.key()), options.captureMinRows());
       Fingerprint snapshot = Retry.onDeadlock(() -> copier.copy(src, m.from(), dst, m.to(), tables, type, m.key(), m.id()));
       // Catch up with the writes made during the copy, still ACTIVE: the delta left for the frozen
       // window is then only what arrives during the last, short pass.
