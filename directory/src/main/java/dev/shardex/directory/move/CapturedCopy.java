@@ -24,7 +24,13 @@ import java.util.concurrent.ConcurrentHashMap;
 final class CapturedCopy {
   /** A catch-up round that applied fewer records than this is the last one before the freeze. */
   static final int FEW = 64;
-  static final int MAX_ROUNDS = 20;
+  /**
+   * Records per catch-up round: bounds the mover's memory and each round's transactions, whatever
+   * backlog the pre-copy of a large user left.
+   */
+  static final int ROUND = 10_000;
+  /** Rounds before freezing anyway (writers outpacing the catch-up); the frozen round then takes the rest. */
+  static final int MAX_ROUNDS = 1_000;
 
   private final ChangeDelta changes;
   /** Per move pre-copied with a record by this process: the destination's digest after the catch-up. */
@@ -75,7 +81,7 @@ final class CapturedCopy {
     int rounds = 0;
     ChangeDelta.Round r;
     do {
-      r = Retry.onDeadlock(() -> changes.round(src, dst, shapes, type, m.key(), m.id(), null));
+      r = Retry.onDeadlock(() -> changes.round(src, dst, shapes, type, m.key(), m.id(), null, ROUND));
       if (r == null) {
         return null;
       }
@@ -94,7 +100,7 @@ final class CapturedCopy {
     if (base == null || !ChangeCapture.recording(src, m.id()) || ChangeCapture.pending(dst, m.id()) > 0) {
       return null; // not pre-copied here, or the draft was written outside Shardex: read both sides
     }
-    ChangeDelta.Round r = Retry.onDeadlock(() -> changes.round(src, dst, shapes, type, m.key(), m.id(), base));
+    ChangeDelta.Round r = Retry.onDeadlock(() -> changes.round(src, dst, shapes, type, m.key(), m.id(), base, Integer.MAX_VALUE));
     if (r != null) {
       digests.remove(m.id());
       frozenDone.add(m.id());

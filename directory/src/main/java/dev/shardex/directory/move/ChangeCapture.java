@@ -121,14 +121,17 @@ final class ChangeCapture {
     }
   }
 
-  /** The move's records visible in the caller's transaction (its first read fixes the snapshot). */
-  static Pending read(Connection src, long moveId, List<TableShape> shapes) throws SQLException {
+  /**
+   * The move's oldest {@code limit} records visible in the caller's transaction (its first read
+   * fixes the snapshot). Applying a part is safe: the rest stay for a later round.
+   */
+  static Pending read(Connection src, long moveId, List<TableShape> shapes, int limit) throws SQLException {
     Map<String, TableShape> byName = new LinkedHashMap<>();
     shapes.forEach(s -> byName.put(s.table, s));
     List<Long> seqs = new ArrayList<>();
     Map<TableShape, Map<List<String>, Object[]>> rows = new LinkedHashMap<>();
     try (PreparedStatement ps = src.prepareStatement(
-        "SELECT seq, tbl, p1, p2, p3, p4 FROM " + CaptureSql.CHANGES + " WHERE move_id = ? ORDER BY seq")) {
+        "SELECT seq, tbl, p1, p2, p3, p4 FROM " + CaptureSql.CHANGES + " WHERE move_id = ? ORDER BY seq LIMIT " + limit)) {
       ps.setLong(1, moveId);
       try (ResultSet rs = ps.executeQuery()) {
         while (rs.next()) {

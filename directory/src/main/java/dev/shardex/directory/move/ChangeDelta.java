@@ -35,19 +35,20 @@ final class ChangeDelta {
   record Round(int records, long deleted, long written, KeyDigest digest) {}
 
   /**
-   * Applies the changes recorded so far in one source snapshot and one destination transaction;
+   * Applies the oldest {@code limit} changes recorded so far in one source snapshot and one
+   * destination transaction;
    * null when a written row did not read back as read (nothing committed: the caller falls back to
    * the full-read delta).
    */
-  Round round(Connection src, Connection dst, List<TableShape> shapes, KeyType type, String key, long moveId, KeyDigest digest)
-      throws SQLException {
+  Round round(Connection src, Connection dst, List<TableShape> shapes, KeyType type, String key, long moveId, KeyDigest digest,
+      int limit) throws SQLException {
     KeyCopier.prepare(src);
     KeyCopier.prepare(dst);
     src.setTransactionIsolation(Connection.TRANSACTION_REPEATABLE_READ);
     src.setAutoCommit(false);
     dst.setAutoCommit(false);
     try {
-      ChangeCapture.Pending pending = ChangeCapture.read(src, moveId, shapes);
+      ChangeCapture.Pending pending = ChangeCapture.read(src, moveId, shapes, limit);
       KeyDigest next = digest == null ? null : digest.copy();
       long deleted = 0;
       long written = 0;
