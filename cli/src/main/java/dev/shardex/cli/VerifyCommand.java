@@ -54,13 +54,14 @@ final class VerifyCommand extends CliCommand {
         }
       }
       long lookupsWrong = unhealthy;
-      out().result(Json.obj("clean", r.clean(), "orphans", orphans, "unowned", unowned, "globals", globals,
+      out().result(Json.obj("clean", r.clean(), "orphans", orphans, "unowned", unowned,
+          "orphanCount", r.orphanCount(), "unownedCount", r.unownedCount(), "globals", globals,
           "duplicateIds", duplicates, "repaired", r.repaired(), "lookups", lookups), () -> {
         if (!rows.isEmpty()) {
           out().table(List.of("PROBLEM", "TABLE", "SHARD", "KEY", "OWNER", "ROWS", "DETAIL"), rows);
         }
-        out().line(r.orphans().size() + " orphan(s)" + (repair ? " (" + r.repaired() + " repaired)" : "") + ", "
-            + r.unowned().size() + " unowned, " + r.globals().size() + " GLOBAL table(s) differing, "
+        out().line(r.orphanCount() + " orphan(s)" + (repair ? " (" + r.repaired() + " repaired)" : "") + ", "
+            + r.unownedCount() + " unowned, " + r.globals().size() + " GLOBAL table(s) differing, "
             + r.duplicates().size() + " id(s) on more than one shard, " + lookupsWrong + " of " + r.lookups().size()
             + " lookup(s) with missing, extra or duplicate entries"
             + (r.clean() ? ": OK" : ""));

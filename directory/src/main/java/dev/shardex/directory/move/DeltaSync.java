@@ -252,7 +252,7 @@ final class DeltaSync {
   }
 
   /** Re-reads the rows just written, by primary key: each must be there once, exactly as read on the source. */
-  private boolean writtenAsRead(Connection dst, TableShape shape, KeyType type, String key, List<Object[]> rows, int[] all)
+  boolean writtenAsRead(Connection dst, TableShape shape, KeyType type, String key, List<Object[]> rows, int[] all)
       throws SQLException {
     Map<ByteBuffer, ByteBuffer> want = new java.util.HashMap<>();
     for (Object[] row : rows) {
@@ -275,7 +275,7 @@ final class DeltaSync {
     return want.isEmpty();
   }
 
-  private void insertRows(Connection dst, TableShape shape, List<Object[]> rows) throws SQLException {
+  void insertRows(Connection dst, TableShape shape, List<Object[]> rows) throws SQLException {
     if (rows.isEmpty()) {
       return;
     }

@@ -10,10 +10,27 @@ package dev.shardex.directory.move;
  *     writing (clock-rate drift, a slow last write)
  * @param pollMs how often the acks are re-read
  * @param batchSize rows per INSERT batch while copying
+ * @param captureMinRows users with fewer rows find the delta under FROZEN by reading both sides:
+ *     for them that is cheaper than the change record's trigger DDL ({@link ChangeCapture})
  */
-public record MoveOptions(long ackTimeoutMs, long leaseMs, long marginMs, long pollMs, int batchSize) {
+public record MoveOptions(long ackTimeoutMs, long leaseMs, long marginMs, long pollMs, int batchSize, long captureMinRows) {
+  /**
+   * Reading both sides of a 2,000-row user under FROZEN takes tens of milliseconds; installing and
+   * dropping the record's triggers takes about as long and blocks the table's other writers
+   * briefly, on every move (a rebalance of many small users would pay it thousands of times).
+   */
+  public static final long CAPTURE_MIN_ROWS = 2_000;
+
+  public MoveOptions(long ackTimeoutMs, long leaseMs, long marginMs, long pollMs, int batchSize) {
+    this(ackTimeoutMs, leaseMs, marginMs, pollMs, batchSize, CAPTURE_MIN_ROWS);
+  }
+
   public static MoveOptions defaults() {
     return new MoveOptions(10_000, 2_000, 1_000, 5, 500);
+  }
+
+  public MoveOptions withCaptureMinRows(long rows) {
+    return new MoveOptions(ackTimeoutMs, leaseMs, marginMs, pollMs, batchSize, rows);
   }
 
   /** A client whose heartbeat is older than this (directory clock) has lost its lease. */
@@ -22,10 +39,10 @@ public record MoveOptions(long ackTimeoutMs, long leaseMs, long marginMs, long p
   }
 
   public MoveOptions withAckTimeoutMs(long ms) {
-    return new MoveOptions(ms, leaseMs, marginMs, pollMs, batchSize);
+    return new MoveOptions(ms, leaseMs, marginMs, pollMs, batchSize, captureMinRows);
   }
 
   public MoveOptions withLease(long lease, long margin) {
-    return new MoveOptions(ackTimeoutMs, lease, margin, pollMs, batchSize);
+    return new MoveOptions(ackTimeoutMs, lease, margin, pollMs, batchSize, captureMinRows);
   }
 }

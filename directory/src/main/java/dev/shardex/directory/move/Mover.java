@@ -52,6 +52,7 @@ public final class Mover {
   private final AckWaiter acks;
   private final KeyCopier copier;
   private final DeltaSync delta;
+  private final CapturedCopy captured;
   private volatile Consumer<MoveRecord> listener = m -> {};
   /** Per move this process copied: the source's server-side digest in the copy's snapshot. */
   private final java.util.Map<Long, String> sourceDigests = new java.util.concurrent.ConcurrentHashMap<>();
@@ -65,6 +66,7 @@ public final class Mover {
     this.acks = new AckWaiter(store, options);
     this.copier = new KeyCopier(options.batchSize());
     this.delta = new DeltaSync(copier, options.batchSize());
+    this.captured = new CapturedCopy(new ChangeDelta(delta, options.batchSize()));
   }
 
   public Mover(DirectoryStore store, ShardConnector shards) {
@@ -217,14 +219,21 @@ public final class Mover {
       if (announced.changeId() != null) {
         acks.await(announced, announced.changeId(), "the move is rolled back: the key stays on shard " + m.from());
       }
-      Fingerprint snapshot = Retry.onDeadlock(() -> copier.copy(src, m.from(), dst, m.to(), tables, type, m.key(), m.id()));
-      // Catch up once with the writes made during the copy, still ACTIVE: the delta left for the
-      // frozen window is then only what arrives during this shorter pass.
+      KeyCopier.prepare(src);
       List<TableShape> shapes = KeyCopier.shapes(src, tables, m.from());
-      DeltaSync.Result caughtUp = Retry.onDeadlock(() -> delta.sync(src, dst, shapes, type, m.key()));
-      String how = caughtUp.copied() == null ? "" : ", caught up (" + caughtUp.delta() + ")";
-      snapshot = caughtUp.copied() == null ? snapshot : caughtUp.copied();
-      journal.advance(m.id(), MoveStep.PRECOPIED, snapshot, "pre-copied " + snapshot + how + "; freezing");
+      // before the copy's snapshot, so that every later change is recorded
+      String refused = captured.begin(src, dst, m, shapes, copier.count(src, shapes, type, m.key()), options.captureMinRows());
+      Fingerprint snapshot = Retry.onDeadlock(() -> copier.copy(src, m.from(), dst, m.to(), tables, type, m.key(), m.id()));
+      // Catch up with the writes made during the copy, still ACTIVE: the delta left for the frozen
+      // window is then only what arrives during the last, short pass.
+      String how = refused == null ? captured.catchUp(src, dst, shapes, type, m) : null;
+      if (how == null) {
+        DeltaSync.Result caughtUp = Retry.onDeadlock(() -> delta.sync(src, dst, shapes, type, m.key()));
+        how = (caughtUp.copied() == null ? "" : "caught up (" + caughtUp.delta() + ")")
+            + (refused == null ? "" : "; no change record: " + refused);
+        snapshot = caughtUp.copied() == null ? snapshot : caughtUp.copied();
+      }
+      journal.advance(m.id(), MoveStep.PRECOPIED, snapshot, "pre-copied " + snapshot + ", " + how + "; freezing");
     }
   }
 
@@ -246,6 +255,13 @@ public final class Mover {
       }
       KeyCopier.prepare(src);
       List<TableShape> shapes = KeyCopier.shapes(src, tables, m.from());
+      ChangeDelta.Round round = captured.frozenRound(src, dst, shapes, type, m);
+      if (round != null) {
+        journal.advance(m.id(), MoveStep.COPIED, round.digest().fingerprint(), "applied " + round.records()
+            + " change record(s) (" + round.deleted() + " row(s) replaced, " + round.written() + " written); digest "
+            + round.digest().fingerprint());
+        return;
+      }
       DeltaSync.Result synced = Retry.onDeadlock(() -> delta.sync(src, dst, shapes, type, m.key()));
       Fingerprint copied = synced.copied();
       String how = "copied the delta (" + synced.delta() + ") and verified " + copied;
@@ -277,13 +293,10 @@ public final class Mover {
     try (Connection src = shards.connect(m.from())) {
       KeyCopier.prepare(src);
       List<TableShape> shapes = KeyCopier.shapes(src, tables(m.keySpace()), m.from());
-      String digest = sourceDigests.remove(m.id());
-      Object copied = digest != null ? digest : m.copied();
-      Object now = digest != null ? DeltaSync.quickDigest(src, shapes, keyType(m.keySpace()), m.key())
-          : copier.fingerprint(src, shapes, keyType(m.keySpace()), m.key(), false);
-      if (!now.equals(copied)) {
-        throw ShardexError.COPY_MISMATCH.exception(m.id(), m.key(), m.to(), m.from(),
-            "the source changed after the copy: copied " + copied + ", source now " + now, m.from());
+      String changed = sourceChange(m, src, shapes);
+      if (changed != null) {
+        throw ShardexError.COPY_MISMATCH.exception(m.id(), m.key(), m.to(), m.from(), "the source changed after the copy: "
+            + changed, m.from());
       }
     }
     Retry.onDeadlock(() -> store.inTransaction(c -> {
@@ -293,6 +306,30 @@ public final class Mover {
       journal.advance(c, m.id(), MoveStep.FLIPPED, change, null, "ACTIVE on shard " + m.to() + "; waiting for clients");
       return null;
     }));
+
+  }
+
+  /**
+   * What changed on the source since the copy, or null: by the change record when this process ran
+   * the frozen round from it (cheap), else by the digest taken in the copy's snapshot, else (after
+   * a restart) by the whole key's digest or fingerprint against the journal's.
+   */
+  private String sourceChange(MoveRecord m, Connection src, List<TableShape> shapes) throws SQLException {
+    if (captured.checkedHere(m.id())) {
+      return captured.changedSince(src, shards, m);
+    }
+    String digest = sourceDigests.remove(m.id());
+    Object copied = digest != null ? digest : m.copied();
+    Object now = digest != null ? DeltaSync.quickDigest(src, shapes, keyType(m.keySpace()), m.key())
+        : current(m, src, shapes);
+    return now.equals(copied) ? null : "copied " + copied + ", source now " + now;
+  }
+
+  /** The source's rows of the key, fingerprinted the way the journal's copy was. */
+  private Fingerprint current(MoveRecord m, Connection src, List<TableShape> shapes) throws SQLException {
+    KeyType type = keyType(m.keySpace());
+    return KeyDigest.isDigest(m.copied()) ? KeyDigest.of(src, shapes, type, m.key()).fingerprint()
+        : copier.fingerprint(src, shapes, type, m.key(), false);
   }
 
   private void deleteSource(MoveRecord m) throws SQLException {
@@ -302,7 +339,7 @@ public final class Mover {
     }
     // A deadlock with writers of other keys on the source (row locks taken in another order) rolls
     // the whole transaction back: lock, check and delete again.
-    String detail = Retry.onDeadlock(() -> deleteSourceOnce(m));
+    String detail = Retry.onDeadlock(() -> deleteSourceOnce(m)) + captured.release(shards, m);
     Retry.onDeadlock(() -> store.inTransaction(c -> {
       store.announceMove(c, m.keySpace(), m.key(), m.from(), m.to(), "DONE"); // nothing left to hide
       journal.advance(c, m.id(), MoveStep.DONE, null, null, detail);
@@ -322,7 +359,7 @@ public final class Mover {
         // Lock the key's rows by primary key (never a scan that would lock other keys' rows), then
         // check them, and anything added since, against the copy.
         var locked = copier.lockRows(src, shapes, type, m.key());
-        Fingerprint now = copier.fingerprint(src, shapes, type, m.key(), false);
+        Fingerprint now = current(m, src, shapes);
         boolean alreadyDeleted = now.rows() == 0; // a crash after the delete committed, before DONE
         String changed = alreadyDeleted || now.equals(m.copied()) ? null : "copied " + m.copied() + ", source now " + now;
         long deleted = 0;
@@ -336,7 +373,8 @@ public final class Mover {
         }
         if (changed != null) {
           src.rollback();
-          journal.advance(m.id(), MoveStep.STOPPED, null, "source changed after the copy (" + changed + "); nothing deleted");
+          journal.advance(m.id(), MoveStep.STOPPED, null, "source changed after the copy (" + changed + "); nothing deleted"
+              + captured.release(shards, m));
           throw ShardexError.SOURCE_CHANGED.exception(m.id(), m.key(), m.from(), changed, m.to());
         }
         src.commit();
@@ -384,7 +422,7 @@ public final class Mover {
             + "): 'shardex verify' lists it";
       }
     }
-    String detail = "rolled back, ACTIVE on shard " + m.from() + ": " + why + leftover;
+    String detail = "rolled back, ACTIVE on shard " + m.from() + ": " + why + leftover + captured.release(shards, m);
     Retry.onDeadlock(() -> store.inTransaction(c -> {
       if (m.step().frozen()) {
         store.unfreezeKey(c, m.keySpace(), m.key(), m.from());

@@ -21,8 +21,15 @@ import java.util.TreeMap;
  * Every move lowers the total deviation, so the loop ends.
  */
 public final class RebalancePlanner {
-  /** One shard's keys and their loads, as scanned. */
-  public record ShardLoad(int shardId, double weight, Map<String, Long> keys) {}
+  /**
+   * One shard's keys and their loads, as scanned. {@code keys} may list only some of them (the
+   * candidates to move): {@code unlisted} is the load of the rest.
+   */
+  public record ShardLoad(int shardId, double weight, Map<String, Long> keys, long unlisted) {
+    public ShardLoad(int shardId, double weight, Map<String, Long> keys) {
+      this(shardId, weight, keys, 0);
+    }
+  }
 
   public record PlannedMove(String key, int from, int to, long rows) {}
 
@@ -46,6 +53,7 @@ public final class RebalancePlanner {
     long total = 0;
     for (ShardLoad s : input) {
       Bin bin = new Bin(s.shardId(), Math.max(0, s.weight()));
+      bin.load = Math.max(0, s.unlisted());
       s.keys().entrySet().stream().sorted(Map.Entry.comparingByKey()).forEach(e -> bin.add(e.getKey(), Math.max(1, e.getValue())));
       bins.add(bin);
       weights += bin.weight;

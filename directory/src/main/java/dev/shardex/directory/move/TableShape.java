@@ -45,11 +45,18 @@ final class TableShape {
    * apart by a copied primary key (no primary key, or one with a generated column).
    */
   final int[] primaryKey;
+  /**
+   * Whether the primary key's text is the same in every session (no TIMESTAMP, whose text follows
+   * the session's time zone, and no FLOAT/DOUBLE, which may not match as bound): then a trigger's
+   * record of it binds back exactly ({@link ChangeCapture}).
+   */
+  final boolean primaryKeyTextStable;
   private final List<String> order;
   private final boolean binaryKey;
 
   private TableShape(String table, String keyColumn, List<Column> columns, List<String> order, boolean binaryKey,
-      int[] primaryKey) {
+      int[] primaryKey, boolean primaryKeyTextStable) {
+    this.primaryKeyTextStable = primaryKeyTextStable;
     this.table = table;
     this.keyColumn = keyColumn;
     this.columns = columns;
@@ -60,6 +67,7 @@ final class TableShape {
 
   static TableShape load(Connection c, String table, String keyColumn, int shard) throws SQLException {
     List<Column> columns = new ArrayList<>();
+    java.util.Map<String, String> types = new java.util.HashMap<>();
     boolean binaryKey = false;
     try (PreparedStatement ps = c.prepareStatement("SELECT COLUMN_NAME, DATA_TYPE, EXTRA FROM information_schema.COLUMNS "
         + "WHERE TABLE_SCHEMA = DATABASE() AND TABLE_NAME = ? ORDER BY ORDINAL_POSITION")) {
@@ -69,6 +77,7 @@ final class TableShape {
           String name = rs.getString(1);
           String type = rs.getString(2).toLowerCase(Locale.ROOT);
           String extra = rs.getString(3) == null ? "" : rs.getString(3).toUpperCase(Locale.ROOT);
+          types.put(name.toLowerCase(Locale.ROOT), type);
           if (keyColumn != null && name.equalsIgnoreCase(keyColumn)) {
             binaryKey = type.equals("binary") || type.equals("varbinary");
           }
@@ -93,10 +102,12 @@ final class TableShape {
       }
     }
     int[] primaryKey = primaryKey(columns, order);
+    boolean stable = order.stream().map(col -> types.get(col.toLowerCase(Locale.ROOT)))
+        .noneMatch(t -> Set.of("timestamp", "float", "double", "real").contains(t));
     if (order.isEmpty()) { // no primary key: every column orders the rows (ties are then identical rows)
       columns.forEach(col -> order.add(col.name()));
     }
-    return new TableShape(table, keyColumn, List.copyOf(columns), List.copyOf(order), binaryKey, primaryKey);
+    return new TableShape(table, keyColumn, List.copyOf(columns), List.copyOf(order), binaryKey, primaryKey, stable);
   }
 
   private static int[] primaryKey(List<Column> columns, List<String> pk) {
@@ -123,8 +134,12 @@ final class TableShape {
   }
 
   private String select() {
+    return selectColumns() + " FROM " + quote(table);
+  }
+
+  private String selectColumns() {
     return columns.stream().map(c -> c.kind() == Kind.CAST ? "CAST(" + quote(c.name()) + " AS CHAR)" : quote(c.name()))
-        .collect(Collectors.joining(", ", "SELECT ", " FROM " + quote(table)));
+        .collect(Collectors.joining(", ", "SELECT ", ""));
   }
 
   private String keyPredicate() {
@@ -174,9 +189,22 @@ final class TableShape {
    * QUOTE()d so NULL and 'NULL' differ), computed by the server.
    */
   String digestKey() {
+    return "SELECT COUNT(*), CAST(BIT_XOR(" + rowMd5() + ") AS CHAR) FROM " + quote(table) + keyPredicate();
+  }
+
+  /** One row's share of {@link #digestKey}: the first 64 bits of the MD5 over its QUOTE()d columns. */
+  private String rowMd5() {
     String row = columns.stream().map(c -> "QUOTE(" + quote(c.name()) + ")").collect(Collectors.joining(", ", "CONCAT_WS(',', ", ")"));
-    return "SELECT COUNT(*), CAST(BIT_XOR(CAST(CONV(LEFT(MD5(" + row + "), 16), 16, 10) AS UNSIGNED)) AS CHAR) FROM "
-        + quote(table) + keyPredicate();
+    return "CAST(CONV(LEFT(MD5(" + row + "), 16), 16, 10) AS UNSIGNED)";
+  }
+
+  /** {@link #selectRows}, each row followed by its share of {@link #digestKey} (as text). */
+  String selectRowsDigested(int rows) {
+    return selectColumns() + ", CAST(" + rowMd5() + " AS CHAR) FROM " + quote(table) + keyPredicate() + " AND " + primaryKeyIn(rows);
+  }
+
+  boolean binaryKey() {
+    return binaryKey;
   }
 
   String selectAll() {
@@ -245,6 +273,13 @@ final class TableShape {
   /** Rows per key on this shard: the key as the key map spells it, and its row count. */
   String countPerKey() {
     return "SELECT " + keyText() + ", COUNT(*) FROM " + quote(table) + " GROUP BY " + quote(keyColumn);
+  }
+
+  /** Rows per key of {@code keys} keys bound in turn (those without rows are left out). */
+  String countPerKeyIn(int keys) {
+    String mark = binaryKey ? "UNHEX(?)" : "?";
+    return "SELECT " + keyText() + ", COUNT(*) FROM " + quote(table) + " WHERE " + quote(keyColumn) + " IN ("
+        + String.join(", ", java.util.Collections.nCopies(keys, mark)) + ") GROUP BY " + quote(keyColumn);
   }
 
   static void bindKey(PreparedStatement ps, int index, KeyType type, String key) throws SQLException {

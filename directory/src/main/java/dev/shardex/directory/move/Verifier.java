@@ -3,6 +3,7 @@ package dev.shardex.directory.move;
 import dev.shardex.directory.DirectoryStore;
 import dev.shardex.directory.DirectoryStore.KeyEntry;
 import dev.shardex.directory.KeySpace;
+import dev.shardex.directory.KeyState;
 import dev.shardex.directory.KeyType;
 import dev.shardex.directory.Placement;
 import dev.shardex.directory.Shard;
@@ -37,10 +38,17 @@ public final class Verifier {
   /** An id of a sequence-filled column found on several shards, with the shard keys of its rows. */
   public record DuplicateId(String table, String column, long id, List<Integer> shards, List<String> keys) {}
 
+  /** Findings listed per kind at most; the counts are complete. */
+  public static final int LISTED = 1_000;
+
+  /**
+   * What verify found. {@code orphans} and {@code unowned} list the first {@link #LISTED} findings;
+   * {@code orphanCount} and {@code unownedCount} count them all.
+   */
   public record Report(List<Finding> orphans, List<Finding> unowned, List<GlobalDiff> globals, int repaired,
-      List<DuplicateId> duplicates, List<LookupVerifier.Report> lookups) {
+      List<DuplicateId> duplicates, List<LookupVerifier.Report> lookups, long orphanCount, long unownedCount) {
     public boolean clean() {
-      return orphans.size() == repaired && unowned.isEmpty() && globals.isEmpty() && duplicates.isEmpty()
+      return orphanCount == repaired && unownedCount == 0 && globals.isEmpty() && duplicates.isEmpty()
           && lookups.stream().allMatch(LookupVerifier.Report::clean);
     }
   }
@@ -56,30 +64,22 @@ public final class Verifier {
 
   public Report verify(boolean repair, Progress progress) throws SQLException {
     List<Shard> readable = store.shards().stream().filter(s -> s.status().acceptsReads()).toList();
-    List<Finding> orphans = new ArrayList<>();
-    List<Finding> unowned = new ArrayList<>();
-    int repaired = 0;
+    Findings found = new Findings();
     List<KeySpace> spaces = store.keySpaces();
     long total = (long) readable.size() * (spaces.size() + 1);
     long done = 0;
     for (KeySpace space : spaces) {
-      Map<String, KeyEntry> keyMap = ShardScan.keyMap(store, space.name());
       Set<String> moving = new HashSet<>(new MoveJournal(store).movingKeys(space.name()));
       List<TableDef> tables = ShardScan.shardedTables(store, space.name());
       for (Shard s : readable) {
         try (Connection c = shards.connect(s.id())) {
           for (TableShape shape : KeyCopier.shapes(c, tables, s.id())) {
-            for (Map.Entry<String, Long> e : new TreeMap<>(ShardScan.rowsPerKey(c, shape)).entrySet()) {
-              KeyEntry owner = keyMap.get(e.getKey());
-              if (owner == null) {
-                unowned.add(new Finding(shape.table, s.id(), e.getKey(), null, e.getValue(), "no owner in the key map"));
-              } else if (owner.shardId() != s.id() && !moving.contains(e.getKey())
-                  && owner.state() == dev.shardex.directory.KeyState.ACTIVE) {
-                String outcome = repair ? repair(space, shape, s.id(), owner.shardId(), e.getKey()) : "orphan";
-                repaired += outcome.startsWith("deleted") ? 1 : 0;
-                orphans.add(new Finding(shape.table, s.id(), e.getKey(), owner.shardId(), e.getValue(), outcome));
+            KeyPages.rowsWithOwners(store, space.name(), c, shape, page -> {
+              for (Map.Entry<String, KeyPages.Counted> e : page.entrySet()) {
+                check(space, shape, s.id(), e.getKey(), e.getValue(), moving, repair, found);
               }
-            }
+              return true;
+            });
           }
         }
         progress.update(++done, total, "key space " + space.name() + ", shard " + s.id());
@@ -89,7 +89,47 @@ public final class Verifier {
     progress.update(total, total, "global tables");
     List<DuplicateId> duplicates = duplicates(readable);
     progress.update(total, total, "lookup indexes");
-    return new Report(orphans, unowned, globals, repaired, duplicates, new LookupVerifier(store, shards).checkAll());
+    return new Report(found.orphans, found.unowned, globals, found.repaired, duplicates,
+        new LookupVerifier(store, shards).checkAll(), found.orphanCount, found.unownedCount);
+  }
+
+  /** One key's rows in one table on one shard against its owner: fine, unowned or an orphan (repaired if asked). */
+  private void check(KeySpace space, TableShape shape, int shard, String key, KeyPages.Counted counted, Set<String> moving,
+      boolean repair, Findings found) throws SQLException {
+    KeyEntry owner = counted.owner();
+    if (owner == null) {
+      found.unowned(new Finding(shape.table, shard, key, null, counted.rows(), "no owner in the key map"));
+    } else if (owner.shardId() != shard && !moving.contains(key) && owner.state() == KeyState.ACTIVE) {
+      String outcome = repair ? repair(space, shape, shard, owner.shardId(), key) : "orphan";
+      found.orphan(new Finding(shape.table, shard, key, owner.shardId(), counted.rows(), outcome), outcome.startsWith("deleted"));
+    }
+  }
+
+  /**
+   * What verify found, counted in full but listed only up to {@link #LISTED} per kind, so that a
+   * shard full of orphans does not fill the heap.
+   */
+  private static final class Findings {
+    final List<Finding> orphans = new ArrayList<>();
+    final List<Finding> unowned = new ArrayList<>();
+    long orphanCount;
+    long unownedCount;
+    int repaired;
+
+    void orphan(Finding f, boolean deleted) {
+      orphanCount++;
+      repaired += deleted ? 1 : 0;
+      if (orphans.size() < LISTED) {
+        orphans.add(f);
+      }
+    }
+
+    void unowned(Finding f) {
+      unownedCount++;
+      if (unowned.size() < LISTED) {
+        unowned.add(f);
+      }
+    }
   }
 
   /** Ids of sequence-filled columns on more than one shard (a move's copies of its key excepted). */

@@ -29,6 +29,11 @@ class MoverTest {
   @BeforeEach
   void setUp() throws SQLException {
     store = TestCluster.fresh();
+    createTables(store);
+  }
+
+  /** The posts and likes tables on every shard, declared SHARDED in the default key space. */
+  static void createTables(DirectoryStore store) throws SQLException {
     onAllShards("CREATE TABLE posts (id BIGINT PRIMARY KEY, author_id BIGINT NOT NULL, body TEXT, created DATETIME(6), "
             + "score DOUBLE, tag VARBINARY(16), meta JSON, body_len INT AS (CHAR_LENGTH(body)) STORED, KEY (author_id))",
         "CREATE TABLE likes (user_id BIGINT NOT NULL, post_id BIGINT NOT NULL, at TIMESTAMP(6) NULL, PRIMARY KEY (user_id, post_id))");

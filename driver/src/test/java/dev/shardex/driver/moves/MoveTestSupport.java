@@ -170,6 +170,8 @@ final class MoveTestSupport {
    */
   static final class InsertWriters {
     final java.util.concurrent.ConcurrentHashMap<Long, Long> acknowledged = new java.util.concurrent.ConcurrentHashMap<>();
+    /** Each acknowledged insert's latency in microseconds, keyed like {@link #acknowledged}. */
+    final java.util.concurrent.ConcurrentHashMap<Long, Long> latencyMicros = new java.util.concurrent.ConcurrentHashMap<>();
     private final java.util.concurrent.atomic.AtomicBoolean stop = new java.util.concurrent.atomic.AtomicBoolean();
     private final java.util.concurrent.ExecutorService pool;
 
@@ -186,7 +188,9 @@ final class MoveTestSupport {
               ps.setLong(1, id);
               ps.setLong(2, user);
               try {
+                long t0 = System.nanoTime();
                 ps.executeUpdate();
+                latencyMicros.put(id, (System.nanoTime() - t0) / 1_000);
                 acknowledged.put(id, user);
               } catch (SQLException e) {
                 // refused: not acknowledged, must not appear

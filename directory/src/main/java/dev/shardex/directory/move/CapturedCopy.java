@@ -1,0 +1,151 @@
+package dev.shardex.directory.move;
+
+import dev.shardex.directory.KeyType;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * The mover's steps that use the source's change record ({@link ChangeCapture}), so that the
+ * frozen window holds only the rows changed since the last catch-up, whatever the user's size:
+ * <ol>
+ *   <li>before the pre-copy's snapshot: start recording the key's changes on the source;
+ *   <li>after the pre-copy, still ACTIVE: apply the records in rounds until a round finds few (the
+ *       writes that arrive during one short round), then take the destination's digest;
+ *   <li>under FROZEN (no Shardex write in flight): one last round, carrying the digest forward;
+ *   <li>before the flip: no record may have arrived since (a writer outside Shardex while frozen).
+ * </ol>
+ * Kept per process: a mover restarted after a crash has no digest in memory and falls back to the
+ * full-read delta ({@link DeltaSync}) for that move; the records are dropped when the move ends.
+ */
+final class CapturedCopy {
+  /** A catch-up round that applied fewer records than this is the last one before the freeze. */
+  static final int FEW = 64;
+  /**
+   * Records per catch-up round: bounds the mover's memory and each round's transactions, whatever
+   * backlog the pre-copy of a large user left.
+   */
+  static final int ROUND = 10_000;
+  /** Rounds before freezing anyway (writers outpacing the catch-up); the frozen round then takes the rest. */
+  static final int MAX_ROUNDS = 1_000;
+
+  private final ChangeDelta changes;
+  /** Per move pre-copied with a record by this process: the destination's digest after the catch-up. */
+  private final Map<Long, KeyDigest> digests = new ConcurrentHashMap<>();
+  /** Moves this process pre-copied without a record: nothing to release on their shards. */
+  private final Set<Long> unrecorded = ConcurrentHashMap.newKeySet();
+  /** Moves whose frozen round this process ran: their flip checks the record is still empty. */
+  private final Set<Long> frozenDone = ConcurrentHashMap.newKeySet();
+
+  CapturedCopy(ChangeDelta changes) {
+    this.changes = changes;
+  }
+
+  /**
+   * Starts the record on the source, and on the destination too: there the mover's own writes are
+   * not recorded ({@link KeyCopier#prepare}), so any record is a write outside Shardex to
+   * the draft copy, which the frozen round then repairs by reading both sides in full. Null when
+   * recording, else why not (the move then reads both sides in full).
+   */
+  private String start(Connection src, Connection dst, MoveRecord m, List<TableShape> shapes) throws SQLException {
+    unrecorded.remove(m.id());
+    String refused = ChangeCapture.start(src, m.id(), shapes, m.key());
+    if (refused == null) {
+      refused = ChangeCapture.start(dst, m.id(), shapes, m.key());
+      if (refused != null) {
+        ChangeCapture.stop(src, m.id());
+      }
+    }
+    if (refused != null) {
+      unrecorded.add(m.id());
+    }
+    return refused;
+  }
+
+  /** Starts the record for a user of {@code rows} rows, or not below {@code minRows}; null when recording, else why not. */
+  String begin(Connection src, Connection dst, MoveRecord m, List<TableShape> shapes, long rows, long minRows)
+      throws SQLException {
+    if (rows < minRows) {
+      unrecorded.add(m.id());
+      return rows + " row(s), fewer than " + minRows;
+    }
+    return start(src, dst, m, shapes);
+  }
+
+  /** The catch-up after the pre-copy; returns the journal's detail, or null when it fell back. */
+  String catchUp(Connection src, Connection dst, List<TableShape> shapes, KeyType type, MoveRecord m) throws SQLException {
+    long records = 0;
+    int rounds = 0;
+    ChangeDelta.Round r;
+    do {
+      r = Retry.onDeadlock(() -> changes.round(src, dst, shapes, type, m.key(), m.id(), null, ROUND));
+      if (r == null) {
+        return null;
+      }
+      records += r.records();
+      rounds++;
+    } while (r.records() >= FEW && rounds < MAX_ROUNDS);
+    dst.setAutoCommit(true);
+    digests.put(m.id(), KeyDigest.of(dst, shapes, type, m.key()));
+    return "caught up from the change record (" + records + " record(s) in " + rounds + " round(s))";
+  }
+
+  /** The copy under FROZEN from the record; null when this process cannot (then the caller reads both sides). */
+  ChangeDelta.Round frozenRound(Connection src, Connection dst, List<TableShape> shapes, KeyType type, MoveRecord m)
+      throws SQLException {
+    KeyDigest base = digests.get(m.id());
+    if (base == null || !ChangeCapture.recording(src, m.id()) || ChangeCapture.pending(dst, m.id()) > 0) {
+      return null; // not pre-copied here, or the draft was written outside Shardex: read both sides
+    }
+    ChangeDelta.Round r = Retry.onDeadlock(() -> changes.round(src, dst, shapes, type, m.key(), m.id(), base, Integer.MAX_VALUE));
+    if (r != null) {
+      digests.remove(m.id());
+      frozenDone.add(m.id());
+    }
+    return r;
+  }
+
+  /**
+   * Before the flip: a description of what changed on the source since the frozen round, or null
+   * if nothing did. False when this process did not run the frozen round (then the caller
+   * compares the source's digest with the journal's).
+   */
+  boolean checkedHere(long moveId) {
+    return frozenDone.contains(moveId);
+  }
+
+  String changedSince(Connection src, ShardConnector shards, MoveRecord m) throws SQLException {
+    frozenDone.remove(m.id());
+    long pending = ChangeCapture.pending(src, m.id());
+    if (pending == 0) {
+      try (Connection dst = shards.connect(m.to())) {
+        pending = ChangeCapture.pending(dst, m.id());
+      }
+    }
+    return pending == 0 ? null : pending + " change record(s) arrived on shard " + m.from() + " or " + m.to()
+        + " while the key was frozen (a writer outside Shardex)";
+  }
+
+  /** Ends the record of a finished or rolled-back move (best effort: a failure is noted, not thrown). */
+  String release(ShardConnector shards, MoveRecord m) {
+    digests.remove(m.id());
+    frozenDone.remove(m.id());
+    if (unrecorded.remove(m.id())) {
+      return ""; // (a move resumed by another process is not in the set: it releases, in case)
+    }
+    StringBuilder note = new StringBuilder();
+    for (int shard : new int[] {m.from(), m.to()}) {
+      try (Connection c = shards.connect(shard)) {
+        ChangeCapture.stop(c, m.id());
+      } catch (SQLException e) {
+        note.append("; the change record on shard ").append(shard).append(" was not removed (").append(e.getMessage())
+            .append("); its triggers stay until that is done: DELETE FROM shardex_moving WHERE move_id = ").append(m.id())
+            .append(" there, then any later move from or to that shard drops them");
+      }
+    }
+    return note.toString();
+  }
+}

@@ -1,0 +1,118 @@
+package dev.shardex.directory.move;
+
+import static dev.shardex.directory.move.MoverTest.LIKES;
+import static dev.shardex.directory.move.MoverTest.POSTS;
+import static dev.shardex.directory.move.TestCluster.count;
+import static dev.shardex.directory.move.TestCluster.onAllShards;
+import static dev.shardex.directory.move.TestCluster.onShard;
+import static dev.shardex.directory.move.TestCluster.rows;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.shardex.directory.DirectoryStore;
+import dev.shardex.directory.TableDef;
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The copy under FROZEN from the source's change record: writes made outside Shardex (a plain
+ * client on the source shard) while the key moves are recorded by the source's triggers and land
+ * on the destination; nothing is left behind on either shard.
+ */
+class ChangeCaptureTest {
+  DirectoryStore store;
+
+  @BeforeEach
+  void setUp() throws SQLException {
+    store = TestCluster.fresh();
+    MoverTest.createTables(store);
+  }
+
+  @Test
+  void outsideWrites_duringTheMove_areCarriedByTheChangeRecord() throws SQLException {
+    MoverTest.seedUser(store, 42, 0);
+    Map<MoveStep, String> details = new ConcurrentHashMap<>();
+    List<List<String>> sourceWhenCopied = new ArrayList<>();
+    FaultHook outside = (step, m) -> {
+      details.put(step, m.detail() == null ? "" : m.detail());
+      try {
+        switch (step) {
+          case PRECOPIED -> onShard(0, "UPDATE posts SET body = 'after the pre-copy' WHERE id = 421",
+              "INSERT INTO likes VALUES (42, 3, '2001-01-01 00:00:00.5')");
+          case FROZEN -> onShard(0, "DELETE FROM posts WHERE id = 422", "UPDATE likes SET at = NULL WHERE user_id = 42 AND post_id = 1");
+          case DRAINED -> onShard(0, "INSERT INTO posts (id, author_id, body, tag) VALUES (425, 42, 'while frozen', UNHEX('AB'))",
+              "UPDATE posts SET body = 'other user' WHERE id = 7001");
+          case COPYING -> sourceWhenCopied.add(List.copyOf(sourceRows()));
+          default -> { }
+        }
+      } catch (SQLException e) {
+        throw new IllegalStateException(e);
+      }
+    };
+    MoveRecord done = new Mover(store, TestCluster.connector(), MoveOptions.defaults().withAckTimeoutMs(2_000).withCaptureMinRows(0), outside)
+        .move("default", "42", 1);
+
+    assertEquals(MoveStep.DONE, done.step());
+    assertTrue(details.get(MoveStep.PRECOPIED).contains("caught up from the change record"), details.get(MoveStep.PRECOPIED));
+    assertTrue(details.get(MoveStep.COPIED).startsWith("applied 5 change record(s)"), details.get(MoveStep.COPIED));
+    List<String> moved = new ArrayList<>(rows(1, POSTS, 42));
+    moved.addAll(rows(1, LIKES, 42));
+    assertEquals(sourceWhenCopied.get(0), moved, "the destination holds the source as it was when frozen");
+    assertTrue(moved.get(0).startsWith("421|42|after the pre-copy|") && moved.get(2).startsWith("425|42|while frozen|"), moved.toString());
+    assertEquals(6, done.rowCount(), "posts 421, 423, 425 and likes 1, 2, 3");
+    assertEquals(List.of(), rows(0, POSTS, 42));
+    assertEquals(List.of(), rows(0, LIKES, 42));
+    for (int shard : new int[] {0, 1}) {
+      assertEquals(0, count(shard, "SELECT COUNT(*) FROM information_schema.TRIGGERS WHERE TRIGGER_SCHEMA = DATABASE()"),
+          "no trigger left on shard " + shard);
+      assertEquals(0, count(shard, "SELECT COUNT(*) FROM shardex_changes"), "no change record left on shard " + shard);
+    }
+  }
+
+  @Test
+  void aPrimaryKeyWithATimestamp_isNotRecorded_andTheMoveReadsBothSides() throws SQLException {
+    onAllShards("CREATE TABLE visits (user_id BIGINT NOT NULL, at TIMESTAMP(6) NOT NULL, PRIMARY KEY (user_id, at))");
+    store.declareTable(TableDef.sharded("visits", "default", "user_id"));
+    MoverTest.seedUser(store, 42, 0);
+    onShard(0, "INSERT INTO visits VALUES (42, '2020-01-01 00:00:00')");
+    List<String> precopied = new ArrayList<>();
+    FaultHook hook = (step, m) -> {
+      if (step == MoveStep.PRECOPIED) {
+        precopied.add(m.detail());
+      }
+    };
+    MoveRecord done = new Mover(store, TestCluster.connector(), MoveOptions.defaults().withAckTimeoutMs(2_000).withCaptureMinRows(0), hook)
+        .move("default", "42", 1);
+    assertEquals(MoveStep.DONE, done.step());
+    assertEquals(6, done.rowCount(), "3 posts, 2 likes, 1 visit");
+    assertTrue(precopied.get(0).contains("no change record: table visits"), precopied.toString());
+  }
+
+  @Test
+  void aSmallUser_isMovedWithoutTheRecord() throws SQLException {
+    MoverTest.seedUser(store, 42, 0);
+    List<String> precopied = new ArrayList<>();
+    FaultHook hook = (step, m) -> {
+      if (step == MoveStep.PRECOPIED) {
+        precopied.add(m.detail());
+      }
+    };
+    MoveRecord done = new Mover(store, TestCluster.connector(), MoveOptions.defaults().withAckTimeoutMs(2_000), hook)
+        .move("default", "42", 1);
+    assertEquals(MoveStep.DONE, done.step());
+    assertTrue(precopied.get(0).contains("no change record: 5 row(s), fewer than 2000"), precopied.toString());
+    assertEquals(0, count(0, "SELECT COUNT(*) FROM information_schema.TABLES WHERE TABLE_SCHEMA = DATABASE() "
+        + "AND TABLE_NAME = 'shardex_changes'"), "no trigger was installed, so no record table either");
+  }
+
+  private static List<String> sourceRows() throws SQLException {
+    List<String> all = new ArrayList<>(rows(0, POSTS, 42));
+    all.addAll(rows(0, LIKES, 42));
+    return all;
+  }
+}
