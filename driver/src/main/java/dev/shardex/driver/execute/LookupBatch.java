@@ -59,6 +59,7 @@ public final class LookupBatch implements AutoCloseable {
 
   private void claimAll(LookupWrites writes, List<LookupWork> works, List<RoutePlan> routes) throws SQLException {
     SQLException[] held = new SQLException[works.size()];
+    works.stream().filter(java.util.Objects::nonNull).forEach(w -> LookupRows.lockAll(claim, w)); // kept across restarts
     while (true) {
       System.arraycopy(held, 0, failures, 0, held.length);
       takenInBatch(writes, works);
