@@ -100,21 +100,27 @@ final class ValueLocks {
     return timeout(asked);
   }
 
-  /** Takes the queued locks with a statement of their own, if any are queued. */
+  /** Takes the queued locks with statements of their own ({@value #PER_STATEMENT} a statement, in order), if any are queued. */
   void take(Connection c) throws SQLException {
     if (pending.isEmpty()) {
       return;
     }
-    String sql = "SELECT " + condition();
+    pending.sort(ORDER);
     List<Name> asked = List.copyOf(pending);
     taken.addAll(asked);
     pending.clear();
     granted = false;
-    if (!query(c, sql, asked)) {
-      throw timeout(asked);
+    for (int from = 0; from < asked.size(); from += PER_STATEMENT) {
+      List<Name> part = asked.subList(from, Math.min(asked.size(), from + PER_STATEMENT));
+      if (!query(c, "SELECT " + String.join(" AND ", java.util.Collections.nCopies(part.size(), GET)), part)) {
+        throw timeout(part);
+      }
     }
     granted = true;
   }
+
+  /** Most locks one statement takes: a big batch's stay far inside the 65,535 parameters of a prepared statement. */
+  static final int PER_STATEMENT = 500;
 
   /** Forgets the locks (taken ones are released by the caller: {@code RELEASE_ALL_LOCKS}). */
   void clear() {

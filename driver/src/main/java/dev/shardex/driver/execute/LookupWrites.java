@@ -18,10 +18,11 @@ import java.util.TreeSet;
 
 /**
  * Keeps a table's lookup indexes through its writes, in Vitess's consistent-lookup order and with
- * no two-phase commit: entries of new values go in before the rows ({@link LookupClaim}, held
- * until the rows are written), entries of old values go after the rows are gone (at once in
- * autocommit, after the commit in a transaction). So at every moment every committed row has its
- * entries; the index may only hold extra ones, which reads tolerate (they re-check the row).
+ * no two-phase commit: entries of new values go in before the rows ({@link LookupClaim}: committed
+ * first, their values locked until the rows are written), entries of old values go after the rows
+ * are gone (at once in autocommit, after the commit in a transaction). So at every moment every
+ * committed row has its entries; the index may only hold extra ones, which reads tolerate (they
+ * re-check the row).
  *
  * <p>A unique value another key holds is a duplicate only if that key's row with the value
  * exists: then the write fails as MySQL's own would (1062, SQLState 23000), or INSERT IGNORE skips
@@ -183,6 +184,19 @@ public final class LookupWrites {
     }
     duplicates.putIfAbsent(row, duplicate);
     return false;
+  }
+
+  LookupOwners owners() {
+    return owners;
+  }
+
+  /** Deletes the entries the claim added for {@code w}'s rows, none of which is written ({@link LookupRows#undo}). */
+  void undo(LookupClaim claim, LookupWork w) throws SQLException {
+    SQLException failed = new SQLException("cannot delete the lookup entries of the rows not written");
+    LookupRows.undo(claim, w, Set.of(), owners, directory, failed);
+    if (failed.getSuppressed().length > 0) {
+      throw (SQLException) failed.getSuppressed()[0];
+    }
   }
 
   /** MySQL's duplicate-key error for value {@code v} of lookup {@code l}, which the row of key {@code holder} has. */
