@@ -101,7 +101,9 @@ class LookupCrashTest {
     }
     TreeMap<Long, Row> after = new TreeMap<>(seed);
     after.put(104L, new Row(104, owner, "again"));
-    assertCheckedAndRepaired(after, gone(pets(104), after.values()));
+    Set<Entry> extras = gone(pets(104), after.values());
+    assertTrue(extras.removeIf(e -> e.column().equals("id")), "the crashed claim's id entry, re-pointed by the insert");
+    assertCheckedAndRepaired(after, extras);
   }
 
   /** Rows over several shards are held uncommitted until all are written: a crash rolls them back. */

@@ -23,7 +23,8 @@ import java.util.TreeMap;
  * <p>An INSERT's claim commits its entries before the write (and holds the values' locks until
  * the rows are written, see {@link dev.shardex.directory.LookupClaim}), so its rows need no hold
  * for that: only rows over several shards are held, so that the statement applies on all or none,
- * as one server's would. Inside a transaction the shards commit at the application's commit,
+ * as one server's would. A batch of INSERTs is held as before: one commit per shard instead of
+ * one per entry. Inside a transaction the shards commit at the application's commit,
  * after the claim, already.
  *
  * <p>Cost: two round trips per shard written (autocommit off before the write, on after the

@@ -19,7 +19,8 @@ import java.util.TreeSet;
  * {@code hibernate.jdbc.batch_size}), claimed as one, as one INSERT's ({@link LookupWrites}): an
  * autocommit claim locks every value of every row of every batch entry (one statement), adds their
  * entries (one multi-row {@code INSERT IGNORE} per lookup) and holds the locks while the batch runs
- * on its shards: two directory round trips for the whole batch, the release off the caller's path.
+ * on its shards and commits: two directory round trips for the whole batch, the release off the
+ * caller's path.
  *
  * <p>Duplicates as one server's batch reports them (Connector/J goes on after a failed entry): an
  * entry with a row whose unique value another key holds, or an earlier entry of the batch took,

@@ -1,6 +1,7 @@
 package dev.shardex.driver.jdbc;
 
 import dev.shardex.driver.Cluster;
+import dev.shardex.driver.execute.HeldWrites;
 import dev.shardex.driver.execute.LookupBatch;
 import dev.shardex.driver.execute.LookupWrites;
 import dev.shardex.driver.execute.ShardSession;
@@ -55,22 +56,30 @@ final class BatchLookups {
   }
 
   /**
-   * Claims the entries of the routed batch (committed, their values locked), runs it, then lets the
-   * claim end (the locks go off the caller's path); throws for the entries that failed. A batch
-   * that failed on its shards keeps what ran there, as it would without lookups (the claim
-   * committed first: an entry may be extra, never missing).
+   * Claims the entries of the routed batch (committed, their values locked), runs it (held
+   * uncommitted in autocommit: one commit per shard, not per entry, and a crash rolls the batch
+   * back: {@link HeldWrites}), commits the rows, then lets the claim end (the locks go off the
+   * caller's path); throws for the entries that failed. A batch that failed on its shards keeps
+   * what ran there, as it would without lookups (the claim committed first: an entry may be
+   * extra, never missing).
    */
   long[] run(List<RoutePlan> plans, Run shards) throws SQLException {
     session.checkScope(shardsOf(plans), true); // a refused batch claims nothing
     LookupWrites writes = new LookupWrites(cluster.directory(), session,
         (table, column) -> cluster.schemas().of(table).uniqueKeyOn(column));
-    try (LookupBatch batch = LookupBatch.claim(writes, cluster.directory(), works, plans)) {
+    try (LookupBatch batch = LookupBatch.claim(writes, cluster.directory(), works, plans);
+        HeldWrites held = session.holdWrites()) {
       long[] counts;
       try {
         counts = shards.run(kept(batch, plans.size()));
-      } catch (BatchUpdateException e) {
-        throw reported(batch, e);
+      } catch (SQLException | RuntimeException e) {
+        commitAfter(held, e);
+        if (e instanceof BatchUpdateException b) {
+          throw reported(batch, b);
+        }
+        throw e;
       }
+      held.commit();
       return counts(batch, counts);
     }
   }
@@ -81,6 +90,15 @@ final class BatchLookups {
       kept.add(batch.plan(i));
     }
     return kept;
+  }
+
+  /** Commits the held rows that ran before the batch failed; a failure to commit joins the batch's error. */
+  private static void commitAfter(HeldWrites held, Throwable failure) {
+    try {
+      held.commit();
+    } catch (SQLException e) {
+      failure.addSuppressed(e);
+    }
   }
 
   private static List<Integer> shardsOf(List<RoutePlan> plans) {
