@@ -31,12 +31,12 @@ import java.util.List;
  *       ({@link #insertLocking}); the release runs after the claim ends, on the claims pool's own thread
  *       ({@link DirectoryStore#release}), not the caller's. Vitess's consistent lookups keep a
  *       transaction open instead (its Pre commits after Main's insert); so did this class before
- *       the locks, at twice the round trips.
+ *       the locks, at five round trips where this takes two.
  * </ul>
  *
  * <p>A {@linkplain #open transaction claim} keeps its entry changes in a directory transaction
- * until {@link #commit} (rolled back when the claim ends uncommitted, or at {@link #restart}): an
- * UPDATE's, an upsert's and a batch's, whose rules need to undo a claim. Its locks outlive the
+ * until {@link #commit} (rolled back when the claim ends uncommitted): an UPDATE's and an
+ * upsert's, whose rules need to undo a claim. Its locks outlive the
  * commit until the claim ends, as in autocommit. A wait cycle through a shard and the directory
  * (two transactions each inserting the value the other claimed, in opposite orders) ends at the
  * directory's lock wait timeout.
@@ -47,6 +47,8 @@ public final class LookupClaim implements AutoCloseable {
   /** Entry changes wait for {@link #commit} (true), or commit statement by statement. */
   private final boolean transaction;
   private final ValueLocks locks = new ValueLocks();
+  /** Entries this claim's statements inserted (not those it found, nor orphans it re-pointed). */
+  private int added;
   private boolean done;
 
   private LookupClaim(DirectoryStore store, Connection c, boolean transaction) throws SQLException {
@@ -113,7 +115,13 @@ public final class LookupClaim implements AutoCloseable {
         added += insertIgnore(l, vs, ks, from, Math.min(vs.size(), from + CHUNK));
       }
     }
+    this.added += added;
     return added == vs.size() || !l.unique() ? List.of() : held(l, vs, ks);
+  }
+
+  /** How many entries this claim inserted so far: with none, a failed write has nothing to undo. */
+  public int added() {
+    return added;
   }
 
   /**
@@ -268,11 +276,6 @@ public final class LookupClaim implements AutoCloseable {
       c.setAutoCommit(true);
     }
     done = true;
-  }
-
-  /** Undoes everything a transaction claim did so far (its locks stay) and goes on on the same connection. */
-  public void restart() throws SQLException {
-    c.rollback();
   }
 
   /** Ends the claim: entries not committed are rolled back, the locks released (off the caller's path). Never throws. */

@@ -64,12 +64,13 @@ final class LookupRows {
    * After a claim or a write that left no row: deletes each entry the claim added for the rows,
    * unless a row with the value under that key is there (an entry that was there before, a re-run
    * seed's). Only while the claim holds every value's lock (else it added nothing: its first
-   * statement takes them all), so no other writer's entry in flight is taken for its own. A
+   * statement takes them all), so no other writer's entry in flight is taken for its own, and only
+   * when it added an entry (a plain duplicate costs no probe). A
    * failure to undo joins the write's error and leaves an extra entry, which reads tolerate.
    */
   static void undo(LookupClaim claim, LookupWork w, Set<Integer> skipped, LookupOwners owners, Directory directory,
       Throwable failure) {
-    for (int i = 0; claim.locked() && i < w.lookups().size(); i++) {
+    for (int i = 0; claim.locked() && claim.added() > 0 && i < w.lookups().size(); i++) {
       Lookup l = w.lookups().get(i);
       LookupWork.Claimable c = w.claimable(i, skipped);
       for (int at = 0; at < c.rows().size(); at++) {
