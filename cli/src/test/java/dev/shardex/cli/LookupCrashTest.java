@@ -79,24 +79,65 @@ class LookupCrashTest {
     dev.shardex.driver.ShardexDriver.shutdown(); // the next test's fresh directory is not this instance's
   }
 
+  /** The claim commits the entries before the rows are written, so a crash in between leaves them extra. */
   @Test
-  void insert_haltedAfterTheClaimBeforeTheShardWrite_leavesNothing() throws Exception {
+  void insert_haltedAfterTheClaimBeforeTheShardWrite_leavesOnlyExtraEntries() throws Exception {
     assertTrue(shardsOf(2, 3, 4) > 1, "the statement writes on several shards");
     crash(HALTED, "CLAIMED", "insert", STATEMENT);
-    assertCheckedAndRepaired(seed, Set.of(), STATEMENT);
-  }
-
-  /** Before HeldWrites the rows were committed here and their entries rolled back: three rows without entries. */
-  @Test
-  void insert_haltedAfterTheShardWriteBeforeTheClaimCommits_leavesNothing() throws Exception {
-    crash(HALTED, "WRITTEN", "insert", STATEMENT);
-    assertCheckedAndRepaired(seed, Set.of(), STATEMENT);
-  }
-
-  @Test
-  void insert_haltedAfterTheClaimCommittedBeforeTheRowsDid_leavesOnlyExtraEntries() throws Exception {
-    crash(HALTED, "CLAIM_COMMITTED", "insert", STATEMENT);
     assertCheckedAndRepaired(seed, gone(pets(STATEMENT), seed.values()));
+  }
+
+  /**
+   * The crashed claim's value lock went with its connection: another driver inserts the id at once
+   * (for another owner), re-pointing the orphan entry, with no repair first.
+   */
+  @Test
+  void insert_haltedAfterTheClaim_leavesTheValueFreeForTheNextWriter() throws Exception {
+    crash(HALTED, "CLAIMED", "insert", 104);
+    long owner = 1 + LookupCrashChild.owner(104) % 5;
+    try (PreparedStatement insert = app.prepareStatement("INSERT INTO lc_pets (id, owner_id, tag) VALUES (104, ?, 'again')")) {
+      insert.setLong(1, owner);
+      assertEquals(1, insert.executeUpdate());
+    }
+    TreeMap<Long, Row> after = new TreeMap<>(seed);
+    after.put(104L, new Row(104, owner, "again"));
+    Set<Entry> extras = gone(pets(104), after.values());
+    assertTrue(extras.removeIf(e -> e.column().equals("id")), "the crashed claim's id entry, re-pointed by the insert");
+    assertCheckedAndRepaired(after, extras);
+  }
+
+  /** Rows over several shards are held uncommitted until all are written: a crash rolls them back. */
+  @Test
+  void insert_haltedAfterTheShardWritesBeforeTheyCommit_leavesOnlyExtraEntries() throws Exception {
+    crash(HALTED, "WRITTEN", "insert", STATEMENT);
+    assertCheckedAndRepaired(seed, gone(pets(STATEMENT), seed.values()));
+  }
+
+  /** One row is committed by its own write: a crash after it leaves the row with its entries. */
+  @Test
+  void insertOfOneRow_haltedAfterTheShardWrite_leavesTheRowAndItsEntries() throws Exception {
+    crash(HALTED, "WRITTEN", "insert", 104);
+    TreeMap<Long, Row> after = new TreeMap<>(seed);
+    after.put(104L, pets(104).get(0));
+    assertCheckedAndRepaired(after, Set.of());
+  }
+
+  /**
+   * Rows committed, value locks not released when the driver dies: nothing is extra, and the locks
+   * went with the connection, so another driver's insert of one of the ids gets its 1062 at once.
+   */
+  @Test
+  void insert_haltedBeforeItsLocksAreReleased_leavesTheRowsAndTheirEntries() throws Exception {
+    crash(HALTED, "UNLOCKING", "insert", STATEMENT);
+    TreeMap<Long, Row> after = new TreeMap<>(seed);
+    pets(STATEMENT).forEach(r -> after.put(r.id(), r));
+    try (Statement s = app.createStatement()) {
+      SQLException e = org.junit.jupiter.api.Assertions.assertThrows(java.sql.SQLIntegrityConstraintViolationException.class,
+          () -> s.executeUpdate("INSERT INTO lc_pets (id, owner_id, tag) VALUES (101, " + (1 + LookupCrashChild.owner(101) % 5)
+              + ", 'again')"));
+      assertEquals(1062, e.getErrorCode(), e.getMessage());
+    }
+    assertCheckedAndRepaired(after, Set.of());
   }
 
   @Test
@@ -117,6 +158,13 @@ class LookupCrashTest {
   void update_haltedAfterTheShardWriteBeforeTheClaimCommits_changesNothing() throws Exception {
     crash(HALTED, "WRITTEN", "update", 3, 203);
     assertCheckedAndRepaired(seed, Set.of());
+  }
+
+  @Test
+  void update_haltedAfterTheClaimCommittedBeforeTheRowsDid_leavesOnlyExtraEntries() throws Exception {
+    crash(HALTED, "CLAIM_COMMITTED", "update", 6, 206);
+    Row updated = new Row(206, LookupCrashChild.owner(6), LookupCrashChild.updatedTag(6));
+    assertCheckedAndRepaired(seed, gone(List.of(updated), seed.values()));
   }
 
   @Test

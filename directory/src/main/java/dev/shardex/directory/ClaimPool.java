@@ -4,18 +4,27 @@ import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
 import java.sql.Connection;
 import java.sql.SQLException;
+import java.util.concurrent.ArrayBlockingQueue;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 
 /**
- * The directory connections that hold {@link LookupClaim}s, apart from the directory pool.
+ * The directory connections that hold {@link LookupClaim}s, apart from the directory pool, and the
+ * thread that releases their value locks.
  *
- * <p>Why a pool of its own: a claim stays open while its rows are written on their shards, so it
- * holds a directory connection as long as a shard connection; sized with the shard pools, claims do
- * not queue behind the directory's four connections (nor starve its polls and placements). Its
- * connections stay in autocommit off (HikariCP's {@code autoCommit=false}), so a claim is its
- * {@code INSERT IGNORE} and a {@code COMMIT}: no {@code SET autocommit} either side, and HikariCP
- * has no state to reset when the claim gives its connection back. Connector/J keeps the session
- * and transaction state locally, so a claim that wrote nothing commits or rolls back without a
- * round trip, and keeps the claim statements prepared on the server.
+ * <p>Why a pool of its own: a claim holds its connection (and its values' locks) while its rows
+ * are written on their shards, so as long as a shard connection; sized with the shard pools, claims
+ * do not queue behind the directory's four connections (nor starve its polls and placements). Its
+ * connections stay in autocommit, so an autocommit claim of one value is its one {@code INSERT
+ * IGNORE}. Connector/J keeps the session and transaction state locally, and keeps the claim
+ * statements prepared on the server.
+ *
+ * <p>Why a thread: a claim ends with {@code RELEASE_ALL_LOCKS}, a round trip the claimer need not
+ * wait for (its rows are written; only racers of its values wait, and they wait for the release
+ * either way). {@link #release} hands the connection to a bounded, named daemon executor, at most
+ * {@value #RELEASERS} threads, started on demand and ended when idle; its queue holds every
+ * connection of the pool, and a release it cannot take runs on the caller's thread.
  *
  * <p>Created on the first claim: a driver whose tables have no lookups starts no pool for them.
  */
@@ -29,6 +38,9 @@ final class ClaimPool implements AutoCloseable {
   private final String display;
   private volatile HikariDataSource pool;
   private boolean closed;
+  /** Most threads releasing locks at once (each release is one short round trip). */
+  static final int RELEASERS = 2;
+  private final ThreadPoolExecutor releaser;
 
   ClaimPool(String url, String user, String password, int size, long timeoutMs, String name, String display) {
     this.url = url;
@@ -38,9 +50,53 @@ final class ClaimPool implements AutoCloseable {
     this.timeoutMs = timeoutMs;
     this.name = name;
     this.display = display;
+    this.releaser = releaser(name, size);
   }
 
-  /** A connection in autocommit off, with no transaction open. */
+  private static ThreadPoolExecutor releaser(String name, int size) {
+    AtomicInteger n = new AtomicInteger();
+    var executor = new ThreadPoolExecutor(RELEASERS, RELEASERS, 10, TimeUnit.SECONDS,
+        new ArrayBlockingQueue<>(Math.max(1, size)), r -> {
+          Thread t = new Thread(r, "shardex-lookup-unlock-" + name + "-" + n.incrementAndGet());
+          t.setDaemon(true);
+          return t;
+        }, (r, e) -> r.run());
+    executor.allowCoreThreadTimeOut(true);
+    return executor;
+  }
+
+  /** Releases the connection's value locks (when {@code locked}) and gives it back, on the releasing thread. */
+  void release(Connection c, boolean locked) {
+    if (locked) {
+      releaser.execute(() -> unlockAndReturn(c, locked, pool));
+    } else {
+      unlockAndReturn(c, false, pool);
+    }
+  }
+
+  /**
+   * Releases the locks and closes (gives back) the connection; one whose release failed is evicted
+   * from {@code owner} (or closed, with none), so that no lock goes back to a pool. Never throws.
+   */
+  static void unlockAndReturn(Connection c, boolean locked, HikariDataSource owner) {
+    try {
+      if (locked) {
+        ValueLocks.release(c);
+      }
+    } catch (SQLException e) {
+      if (owner != null) {
+        owner.evictConnection(c);
+        return;
+      }
+    }
+    try {
+      c.close();
+    } catch (SQLException e) {
+      // the pool evicts it
+    }
+  }
+
+  /** A connection in autocommit. */
   Connection connection() throws SQLException {
     HikariDataSource p = pool;
     if (p == null) {
@@ -69,7 +125,7 @@ final class ClaimPool implements AutoCloseable {
     config.setJdbcUrl(url);
     config.setUsername(user);
     config.setPassword(password);
-    config.setAutoCommit(false);
+    config.setAutoCommit(true);
     config.setMaximumPoolSize(size);
     config.setMinimumIdle(0);
     config.setConnectionTimeout(timeoutMs);
@@ -88,6 +144,12 @@ final class ClaimPool implements AutoCloseable {
   @Override
   public synchronized void close() {
     closed = true;
+    releaser.shutdown(); // the releases queued still run: their connections go back before the pool closes
+    try {
+      releaser.awaitTermination(timeoutMs, TimeUnit.MILLISECONDS);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
     if (pool != null) {
       pool.close();
     }

@@ -33,8 +33,8 @@ public final class DirectoryStore {
   }
 
   /**
-   * A connection for a {@link LookupClaim}: from the claims pool (autocommit off) when this store
-   * has one, else from the directory pool (autocommit on; the claim turns it off and back on).
+   * A connection for a {@link LookupClaim}, in autocommit: from the claims pool when this store has
+   * one, else from the directory pool. It goes back through {@link #release}.
    */
   Connection claimConnection() throws SQLException {
     if (claims != null) {
@@ -44,6 +44,20 @@ public final class DirectoryStore {
       return dataSource.getConnection();
     } catch (SQLException e) {
       throw named(e);
+    }
+  }
+
+  /**
+   * Gives a claim's connection back, after releasing its value locks when it took any
+   * ({@code locked}): on the claims pool's own thread when this store has one (the claimer does not
+   * wait for that round trip), else here. A connection whose release failed is closed for good, so
+   * no lock goes back to a pool with it.
+   */
+  void release(Connection c, boolean locked) {
+    if (claims != null) {
+      claims.release(c, locked);
+    } else {
+      ClaimPool.unlockAndReturn(c, locked, dataSource instanceof com.zaxxer.hikari.HikariDataSource h ? h : null);
     }
   }
 

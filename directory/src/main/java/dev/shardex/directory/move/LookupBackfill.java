@@ -60,9 +60,22 @@ public final class LookupBackfill {
     return new Report(counts[0], counts[1], conflicts);
   }
 
-  /** Adds the entry of the row {@code raw} under key {@code k}, re-pointing an orphan; never overwrites a live row's. */
+  /**
+   * Adds the entry of the row {@code raw} under key {@code k}, re-pointing an orphan; never
+   * overwrites a live row's. Holds the value's lock meanwhile, as every writer of entries does
+   * ({@link dev.shardex.directory.LookupClaim}): a driver's claim of the value in flight (its entry
+   * committed, its row not written yet) is then waited for, not taken for an orphan.
+   */
   Added add(Lookup l, TableDef def, Object raw, String k) throws SQLException {
     String v = dev.shardex.directory.LookupValue.of(raw);
+    try (dev.shardex.directory.LookupClaim lock = dev.shardex.directory.LookupClaim.autocommit(store)) {
+      lock.lock(l, v);
+      lock.takeLocks();
+      return addLocked(l, def, raw, v, k);
+    }
+  }
+
+  private Added addLocked(Lookup l, TableDef def, Object raw, String v, String k) throws SQLException {
     String holder = lookups.claim(l, v, k);
     if (holder == null) {
       return new Added(true, null, "entry added");

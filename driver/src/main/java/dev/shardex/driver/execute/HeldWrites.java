@@ -11,16 +11,21 @@ import java.util.TreeMap;
 
 /**
  * An autocommit write that claimed lookup entries, held uncommitted on its shards until the claim
- * has committed ({@link ShardSession#holdWrites}).
+ * allows the commit ({@link ShardSession#holdWrites}).
  *
- * <p>Why: the claim must commit before the rows do. Committed the other way round (the shard's
- * autocommit first), a driver dying between the two commits leaves rows without their entries: a
- * read by the looked-up column misses them and a unique value could be inserted twice. Held, such
- * a crash rolls the rows back on the shards (their connections close) and leaves only extra
- * entries, which reads tolerate and {@code shardex lookups verify --repair} deletes. The racer
- * argument of {@link dev.shardex.directory.LookupClaim} still holds: when the claim commits, the
- * rows are written but not committed, so a racer's locking probe waits for them. Inside a
- * transaction the shards commit at the application's commit, after the claim, already.
+ * <p>Why, for a write whose claim is a directory transaction (an UPDATE's, an upsert's, a batch's):
+ * the claim must commit before the rows do. Committed the other way round (the shard's autocommit
+ * first), a driver dying between the two commits leaves rows without their entries: a read by the
+ * looked-up column misses them and a unique value could be inserted twice. Held, such a crash
+ * rolls the rows back on the shards (their connections close) and leaves only extra entries, which
+ * reads tolerate and {@code shardex lookups verify --repair} deletes.
+ *
+ * <p>An INSERT's claim commits its entries before the write (and holds the values' locks until
+ * the rows are written, see {@link dev.shardex.directory.LookupClaim}), so its rows need no hold
+ * for that: only rows over several shards are held, so that the statement applies on all or none,
+ * as one server's would. A batch of INSERTs is held as before: one commit per shard instead of
+ * one per entry. Inside a transaction the shards commit at the application's commit,
+ * after the claim, already.
  *
  * <p>Cost: two round trips per shard written (autocommit off before the write, on after the
  * claim's commit, which commits).

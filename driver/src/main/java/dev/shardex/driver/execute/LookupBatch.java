@@ -16,17 +16,19 @@ import java.util.TreeSet;
 
 /**
  * The lookup entries of a JDBC batch of INSERTs into one table (Hibernate's
- * {@code hibernate.jdbc.batch_size}), claimed as one: a single directory transaction adds the
- * entries of every row of every batch entry (one multi-row {@code INSERT IGNORE} per lookup), stays
- * open while the batch runs on its shards, then commits, with the rules of one INSERT
- * ({@link LookupWrites}): two directory round trips for the whole batch.
+ * {@code hibernate.jdbc.batch_size}), claimed as one, as one INSERT's ({@link LookupWrites}): an
+ * autocommit claim locks every value of every row of every batch entry (one statement), adds their
+ * entries (one multi-row {@code INSERT IGNORE} per lookup) and holds the locks while the batch runs
+ * on its shards and commits: two directory round trips for the whole batch, the release off the
+ * caller's path.
  *
  * <p>Duplicates as one server's batch reports them (Connector/J goes on after a failed entry): an
  * entry with a row whose unique value another key holds, or an earlier entry of the batch took,
  * fails with 1062 and writes none of its rows; the others run; INSERT IGNORE skips the row. So that
  * the claim holds the entries of exactly the rows that will be written, a claim that found a
- * duplicate is rolled back and made again without the failed entries (each round fails at least
- * one entry more, so it ends; a batch without duplicates claims once). An entry that failed frees
+ * duplicate deletes the entries it added for the failed entries' rows (under their locks, {@link
+ * LookupRows#undo}) and is made again without them (each round fails at least one entry more, so
+ * it ends; a batch without duplicates claims once). An entry that failed frees
  * its values for the entries after it, as on one server, so the batch's own duplicates are found
  * again each round, among the entries still in it.
  */
@@ -47,11 +49,15 @@ public final class LookupBatch implements AutoCloseable {
    */
   public static LookupBatch claim(LookupWrites writes, Directory directory, List<LookupWork> works, List<RoutePlan> plans)
       throws SQLException {
-    LookupBatch batch = new LookupBatch(LookupClaim.open(directory.store()), works.size());
+    LookupBatch batch = new LookupBatch(LookupClaim.autocommit(directory.store()), works.size());
     try {
       batch.claimAll(writes, works, plans);
       return batch;
     } catch (SQLException | RuntimeException e) {
+      LookupWork all = Rows.of(works, new SQLException[works.size()]).work();
+      if (all != null) {
+        LookupRows.undo(batch.claim, all, Set.of(), writes.owners(), directory, e); // nothing is written yet
+      }
       batch.close();
       throw e;
     }
@@ -59,6 +65,7 @@ public final class LookupBatch implements AutoCloseable {
 
   private void claimAll(LookupWrites writes, List<LookupWork> works, List<RoutePlan> routes) throws SQLException {
     SQLException[] held = new SQLException[works.size()];
+    works.stream().filter(java.util.Objects::nonNull).forEach(w -> LookupRows.lockAll(claim, w)); // held across the rounds
     while (true) {
       System.arraycopy(held, 0, failures, 0, held.length);
       takenInBatch(writes, works);
@@ -73,9 +80,23 @@ public final class LookupBatch implements AutoCloseable {
         int entry = rows.entry()[d.getKey()];
         held[entry] = held[entry] != null ? held[entry] : d.getValue(); // an entry's first duplicate row names it
       }
-      claim.restart();
+      LookupWork failed = Rows.of(works, newlyFailed(held)).work();
+      if (failed != null) {
+        writes.undo(claim, failed); // their entries go, so later entries of the batch may take their values
+      }
     }
   }
+
+  /** A mask for {@link Rows#of}: null for the entries that failed in this round's claim, set for the others. */
+  private SQLException[] newlyFailed(SQLException[] held) {
+    SQLException[] others = new SQLException[held.length];
+    for (int e = 0; e < held.length; e++) {
+      others[e] = held[e] != null && failures[e] == null ? null : KEPT;
+    }
+    return others;
+  }
+
+  private static final SQLException KEPT = new SQLException("not failed in this round");
 
   /**
    * Fails each INSERT entry with a unique value that an earlier entry still in the batch (or an
@@ -146,17 +167,7 @@ public final class LookupBatch implements AutoCloseable {
     return failures[i];
   }
 
-  /** The rows are written: the entries become visible. */
-  public void commit() throws SQLException {
-    claim.commit();
-  }
-
-  /** The batch failed after some of it may have run: the entries commit all the same (an extra one is harmless). */
-  public void keepAfter(Throwable failure) {
-    LookupRows.keep(claim, failure);
-  }
-
-  /** Ends the claim; entries not committed are rolled back. */
+  /** Ends the claim: its values' locks are released, off the caller's path. */
   @Override
   public void close() {
     claim.close();

@@ -9,12 +9,20 @@ package dev.shardex.driver.execute;
  * says it is not a setting: no URL option or DataSource property reaches it.
  */
 enum LookupCrashPoint {
-  /** The statement's entries are inserted in the open claim; nothing is written on a shard yet. */
+  /**
+   * The statement's entries are claimed, its values locked; nothing is written on a shard yet. An
+   * INSERT's entries are committed here (an UPDATE's are in its open claim).
+   */
   CLAIMED,
-  /** The rows are written on their shards, the claim is not committed yet. */
+  /**
+   * The rows are written on their shards: an INSERT's committed on its one shard, held uncommitted
+   * over several ({@link HeldWrites}); an UPDATE's claim is not committed yet.
+   */
   WRITTEN,
-  /** The claim is committed; in autocommit the shards' rows are not yet (see {@link HeldWrites}). */
+  /** An UPDATE's claim is committed; in autocommit its shards' rows are not yet (see {@link HeldWrites}). */
   CLAIM_COMMITTED,
+  /** An INSERT's rows are written (committed in autocommit); its values' locks are not released yet. */
+  UNLOCKING,
   /** A DELETE or UPDATE has committed; the entries of the values it removed are not released yet. */
   RELEASING;
 

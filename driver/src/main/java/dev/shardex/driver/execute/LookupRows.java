@@ -1,10 +1,12 @@
 package dev.shardex.driver.execute;
 
+import dev.shardex.directory.Directory;
 import dev.shardex.directory.ErrorKind;
 import dev.shardex.directory.Lookup;
 import dev.shardex.directory.LookupClaim;
 import dev.shardex.directory.TableDef;
 import dev.shardex.driver.route.Fanout;
+import dev.shardex.driver.route.LookupWork;
 import dev.shardex.driver.route.RoutePlan;
 import java.sql.SQLException;
 import java.sql.SQLIntegrityConstraintViolationException;
@@ -46,6 +48,41 @@ final class LookupRows {
       claim.commit();
     } catch (SQLException e) {
       failure.addSuppressed(e);
+    }
+  }
+
+  /** Queues the lock of every value the write's rows give (taken by the claim's next statement, in order). */
+  static void lockAll(LookupClaim claim, LookupWork w) {
+    for (int i = 0; i < w.lookups().size(); i++) {
+      for (String v : w.claimable(i, Set.of()).values()) {
+        claim.lock(w.lookups().get(i), v);
+      }
+    }
+  }
+
+  /**
+   * After a claim or a write that left no row: deletes each entry the claim added for the rows,
+   * unless a row with the value under that key is there (an entry that was there before, a re-run
+   * seed's). Only while the claim holds every value's lock (else it added nothing: its first
+   * statement takes them all), so no other writer's entry in flight is taken for its own, and only
+   * when it added an entry (a plain duplicate costs no probe). A
+   * failure to undo joins the write's error and leaves an extra entry, which reads tolerate.
+   */
+  static void undo(LookupClaim claim, LookupWork w, Set<Integer> skipped, LookupOwners owners, Directory directory,
+      Throwable failure) {
+    for (int i = 0; claim.locked() && claim.added() > 0 && i < w.lookups().size(); i++) {
+      Lookup l = w.lookups().get(i);
+      LookupWork.Claimable c = w.claimable(i, skipped);
+      for (int at = 0; at < c.rows().size(); at++) {
+        try {
+          if (!owners.exists(w.table(), l.column(), w.rowValues()[c.rows().get(at)][i], c.keys().get(at))) {
+            claim.delete(l, c.values().get(at), c.keys().get(at));
+            directory.lookups().forget(l, c.values().get(at));
+          }
+        } catch (SQLException e) {
+          failure.addSuppressed(e);
+        }
+      }
     }
   }
 

@@ -66,6 +66,7 @@ final class LookupUpserts {
     run.readOwnRows();
     Outcome out;
     try (LookupClaim claim = LookupClaim.open(directory.store())) {
+      LookupRows.lockAll(claim, w); // every value the statement gives, the ones it may release too
       List<UpsertRun.Clash> clashes = run.claimUnique(claim);
       Body settled = () -> {
         run.settle(claim, clashes);

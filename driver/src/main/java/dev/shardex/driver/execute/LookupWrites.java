@@ -18,10 +18,11 @@ import java.util.TreeSet;
 
 /**
  * Keeps a table's lookup indexes through its writes, in Vitess's consistent-lookup order and with
- * no two-phase commit: entries of new values go in before the rows ({@link LookupClaim}, held
- * until the rows are written), entries of old values go after the rows are gone (at once in
- * autocommit, after the commit in a transaction). So at every moment every committed row has its
- * entries; the index may only hold extra ones, which reads tolerate (they re-check the row).
+ * no two-phase commit: entries of new values go in before the rows ({@link LookupClaim}: committed
+ * first, their values locked until the rows are written), entries of old values go after the rows
+ * are gone (at once in autocommit, after the commit in a transaction). So at every moment every
+ * committed row has its entries; the index may only hold extra ones, which reads tolerate (they
+ * re-check the row).
  *
  * <p>A unique value another key holds is a duplicate only if that key's row with the value
  * exists: then the write fails as MySQL's own would (1062, SQLState 23000), or INSERT IGNORE skips
@@ -63,17 +64,56 @@ public final class LookupWrites {
 
   // ---- INSERT ------------------------------------------------------------------------------------
 
+  /**
+   * An INSERT: the values locked and their entries committed by an autocommit claim (one round trip
+   * for one value), then the rows written, then the locks released off the caller's path when the
+   * claim closes ({@link LookupClaim}). Rows over several shards are held uncommitted in autocommit
+   * until all are written ({@link HeldWrites}), so the statement applies on all or none.
+   */
   private Outcome insert(LookupWork w, RoutePlan plan, Write write) throws SQLException {
-    try (LookupClaim claim = LookupClaim.open(directory.store()); HeldWrites held = session.holdWrites()) {
-      Set<Integer> skipped = claim(claim, w, null);
+    try (LookupClaim claim = LookupClaim.autocommit(directory.store())) {
+      LookupRows.lockAll(claim, w);
+      Set<Integer> skipped;
+      try {
+        skipped = claim(claim, w, null);
+      } catch (SQLException | RuntimeException e) {
+        LookupRows.undo(claim, w, Set.of(), owners, directory, e); // a duplicate: the entries added before it go
+        throw e;
+      }
       RoutePlan rest = skipped.isEmpty() ? plan : LookupRows.without(plan, w.shards(), skipped);
       LookupCrashPoint.CLAIMED.reached();
-      Outcome out = rest == null ? Outcome.count(0, null) : LookupRows.written(claim, held, write, rest);
+      Outcome out = rest == null ? Outcome.count(0, null) : written(claim, w, skipped, write, rest);
+      LookupCrashPoint.UNLOCKING.reached();
+      return out;
+    }
+  }
+
+  /**
+   * Writes an INSERT's rows after its claim. When the write is known to have left no row (held and
+   * rolled back, or refused by its one shard), the entries it claimed go again ({@link
+   * LookupRows#undo}), as one server's failed statement leaves nothing; when rows may be there all
+   * the same (a transaction's write over several shards, a lost connection), they stay: an extra
+   * entry, never a missing one.
+   */
+  private Outcome written(LookupClaim claim, LookupWork w, Set<Integer> skipped, Write write, RoutePlan rest)
+      throws SQLException {
+    boolean wroteNothing = false;
+    try (HeldWrites held = rest.shards().size() > 1 ? session.holdWrites() : HeldWrites.NONE) {
+      Outcome out;
+      try {
+        out = held.run(write, rest);
+      } catch (SQLException | RuntimeException e) {
+        wroteNothing = held != HeldWrites.NONE || rest.shards().size() == 1 && LookupRows.refused(e);
+        throw e;
+      }
       LookupCrashPoint.WRITTEN.reached();
-      claim.commit();
-      LookupCrashPoint.CLAIM_COMMITTED.reached();
       held.commit();
       return out;
+    } catch (SQLException | RuntimeException e) {
+      if (wroteNothing) {
+        LookupRows.undo(claim, w, skipped, owners, directory, e); // the held rows are rolled back by now
+      }
+      throw e;
     }
   }
 
@@ -146,6 +186,19 @@ public final class LookupWrites {
     return false;
   }
 
+  LookupOwners owners() {
+    return owners;
+  }
+
+  /** Deletes the entries the claim added for {@code w}'s rows, none of which is written ({@link LookupRows#undo}). */
+  void undo(LookupClaim claim, LookupWork w) throws SQLException {
+    SQLException failed = new SQLException("cannot delete the lookup entries of the rows not written");
+    LookupRows.undo(claim, w, Set.of(), owners, directory, failed);
+    if (failed.getSuppressed().length > 0) {
+      throw (SQLException) failed.getSuppressed()[0];
+    }
+  }
+
   /** MySQL's duplicate-key error for value {@code v} of lookup {@code l}, which the row of key {@code holder} has. */
   SQLException duplicate(LookupWork w, Lookup l, String v, String holder, Object key) throws SQLException {
     return LookupRows.duplicate(w.table(), l, v, keyName.apply(w.table().name(), l.column()), holder, key);
@@ -188,6 +241,12 @@ public final class LookupWrites {
    * instead: its one entry cannot name both keys, and both live on the same shard meanwhile.
    */
   private void claimNew(LookupClaim claim, LookupWork w, List<Object[]> old, int keyAt) throws SQLException {
+    for (int pass = 0; pass < 2; pass++) { // locks every value first, so the first claim takes them all, in order
+      claimNew(claim, w, old, keyAt, pass == 0);
+    }
+  }
+
+  private void claimNew(LookupClaim claim, LookupWork w, List<Object[]> old, int keyAt, boolean lockOnly) throws SQLException {
     for (int i = 0; w.type() == StatementType.UPDATE && i < w.lookups().size(); i++) {
       for (Object[] row : old) {
         Object raw = w.after(i, row[i]);
@@ -195,7 +254,11 @@ public final class LookupWrites {
         boolean sameValue = v != null && v.equals(LookupValue.of(row[i]));
         boolean sameKey = w.keyAfter(row[keyAt]).equals(String.valueOf(row[keyAt]));
         if (v != null && !(sameValue && (sameKey || w.lookups().get(i).unique()))) {
-          claimOne(claim, w, i, v, raw, w.keyAfter(row[keyAt]));
+          if (lockOnly) {
+            claim.lock(w.lookups().get(i), v);
+          } else {
+            claimOne(claim, w, i, v, raw, w.keyAfter(row[keyAt]));
+          }
         }
       }
     }

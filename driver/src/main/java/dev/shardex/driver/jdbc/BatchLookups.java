@@ -56,10 +56,12 @@ final class BatchLookups {
   }
 
   /**
-   * Claims the entries of the routed batch, runs it (held uncommitted in autocommit, as one
-   * INSERT's rows: {@link HeldWrites}), commits the claim and then the rows; throws for the entries
-   * that failed. A batch that failed on its shards keeps what ran there, as it would without
-   * lookups (the claim commits first: an entry may be extra, never missing).
+   * Claims the entries of the routed batch (committed, their values locked), runs it (held
+   * uncommitted in autocommit: one commit per shard, not per entry, and a crash rolls the batch
+   * back: {@link HeldWrites}), commits the rows, then lets the claim end (the locks go off the
+   * caller's path); throws for the entries that failed. A batch that failed on its shards keeps
+   * what ran there, as it would without lookups (the claim committed first: an entry may be
+   * extra, never missing).
    */
   long[] run(List<RoutePlan> plans, Run shards) throws SQLException {
     session.checkScope(shardsOf(plans), true); // a refused batch claims nothing
@@ -71,14 +73,12 @@ final class BatchLookups {
       try {
         counts = shards.run(kept(batch, plans.size()));
       } catch (SQLException | RuntimeException e) {
-        batch.keepAfter(e);
         commitAfter(held, e);
         if (e instanceof BatchUpdateException b) {
           throw reported(batch, b);
         }
         throw e;
       }
-      batch.commit();
       held.commit();
       return counts(batch, counts);
     }

@@ -17,10 +17,10 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /**
- * An autocommit write to a table with lookups runs uncommitted on its shards until its claim has
- * committed (execute/HeldWrites): the rows are committed after the statement, the connections go
- * back to their pools with autocommit on, and a multi-row INSERT that fails on one shard is rolled
- * back on all of them, as one server's statement would be, with the shard's own error.
+ * An autocommit write to a table with lookups over several shards runs uncommitted on them until
+ * all are written (execute/HeldWrites): the rows are committed after the statement, the connections
+ * go back to their pools with autocommit on, and a multi-row INSERT that fails on one shard is
+ * rolled back on all of them, as one server's statement would be, with the shard's own error.
  */
 class HeldWritesTest {
   /** Two owners whose keys live on different shards. */
