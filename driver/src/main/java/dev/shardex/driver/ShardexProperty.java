@@ -36,6 +36,9 @@ public enum ShardexProperty {
   AUTO_POLL("shardex.autoPoll", "true",
       "Poll the directory in the background. Off only for tests that poll by hand; with it off the lease lapses unless they do.",
       "true", "false"),
+  TELEMETRY("shardex.telemetry", "jmx",
+      "'jmx': the cluster's MBeans (dev.shardex and HikariCP's) plus any registered listener (shardex-micrometer, shardex-opentelemetry); 'listeners': registered listeners only; 'none': no events, no cache statistics.",
+      "jmx", "listeners", "none"),
   INSTANCE("shardex.instance", "default",
       "Name of this driver instance; connections with the same directory, user and instance share one directory client, caches and pools.");
 
