@@ -100,7 +100,7 @@ public final class ClusterEvents {
     if (cluster instanceof ClusterFacts facts) {
       facts.learn(c);
     }
-    Object state = l.shardCallStarted(statement, statement == null ? null : statement.started(), shard);
+    Object state = l.shardCallStarted(cluster, statement, statement == null ? null : statement.started(), shard);
     if (state != null) {
       calls.put(call, state);
     }
@@ -114,35 +114,35 @@ public final class ClusterEvents {
     if (statement != null) {
       statement.shardFailed();
     }
-    l.shardCallFailed(calls.get(call), shard, error);
+    l.shardCallFailed(cluster, calls.get(call), shard, error);
   }
 
   /** No connection of the shard came (SHX1401, SHX1410, SHX1412): a failed call that never started. */
   public void unreachable(Shard shard, SQLException error) {
     ShardexListener l = listener;
     if (l != null) {
-      l.shardCallFailed(null, shard, error);
+      l.shardCallFailed(cluster, null, shard, error);
     }
   }
 
   public void callEnded(Shard shard, Object call) {
     ShardexListener l = listener;
     if (l != null) {
-      l.shardCallEnded(calls.remove(call), shard);
+      l.shardCallEnded(cluster, calls.remove(call), shard);
     }
   }
 
   public void transactionEnded(Enum<?> mode, int shards, TransactionOutcome outcome, SQLException error, long nanos) {
     ShardexListener l = listener;
     if (l != null && shards > 0) {
-      l.transactionEnded(mode.name().toLowerCase(java.util.Locale.ROOT), shards, outcome, error, nanos);
+      l.transactionEnded(cluster, mode.name().toLowerCase(java.util.Locale.ROOT), shards, outcome, error, nanos);
     }
   }
 
   public void recovered(int committed, int rolledBack) {
     ShardexListener l = listener;
     if (l != null && committed + rolledBack > 0) {
-      l.recovered(committed, rolledBack);
+      l.recovered(cluster, committed, rolledBack);
     }
   }
 

@@ -77,42 +77,43 @@ final class Listeners implements ShardexListener {
   }
 
   @Override
-  public Object shardCallStarted(StatementView statement, Object started, Shard shard) {
+  public Object shardCallStarted(ClusterView cluster, StatementView statement, Object started, Shard shard) {
     Object[] parents = (Object[]) started;
     Object[] states = new Object[all.length];
     for (int i = 0; i < all.length; i++) {
-      states[i] = all[i].shardCallStarted(statement, parents == null ? null : parents[i], shard);
+      states[i] = all[i].shardCallStarted(cluster, statement, parents == null ? null : parents[i], shard);
     }
     return states;
   }
 
   @Override
-  public void shardCallFailed(Object call, Shard shard, SQLException error) {
+  public void shardCallFailed(ClusterView cluster, Object call, Shard shard, SQLException error) {
     Object[] states = (Object[]) call;
     for (int i = 0; i < all.length; i++) {
-      all[i].shardCallFailed(states == null ? null : states[i], shard, error);
+      all[i].shardCallFailed(cluster, states == null ? null : states[i], shard, error);
     }
   }
 
   @Override
-  public void shardCallEnded(Object call, Shard shard) {
+  public void shardCallEnded(ClusterView cluster, Object call, Shard shard) {
     Object[] states = (Object[]) call;
     for (int i = 0; i < all.length; i++) {
-      all[i].shardCallEnded(states == null ? null : states[i], shard);
+      all[i].shardCallEnded(cluster, states == null ? null : states[i], shard);
     }
   }
 
   @Override
-  public void transactionEnded(String mode, int shards, TransactionOutcome outcome, SQLException error, long nanos) {
+  public void transactionEnded(ClusterView cluster, String mode, int shards, TransactionOutcome outcome,
+      SQLException error, long nanos) {
     for (ShardexListener l : all) {
-      l.transactionEnded(mode, shards, outcome, error, nanos);
+      l.transactionEnded(cluster, mode, shards, outcome, error, nanos);
     }
   }
 
   @Override
-  public void recovered(int committed, int rolledBack) {
+  public void recovered(ClusterView cluster, int committed, int rolledBack) {
     for (ShardexListener l : all) {
-      l.recovered(committed, rolledBack);
+      l.recovered(cluster, committed, rolledBack);
     }
   }
 }

@@ -46,15 +46,19 @@ public interface ShardexListener {
    * {@code statement} is the running logical statement's view and {@code started} what this
    * listener returned for it, both null for a call outside one (metadata, lookups on commit).
    */
-  default Object shardCallStarted(StatementView statement, Object started, Shard shard) {
+  default Object shardCallStarted(ClusterView cluster, StatementView statement, Object started, Shard shard) {
     return null;
   }
 
-  /** The call failed with this error (translated: SHX1401 for an unreachable shard, else the shard's own). */
-  default void shardCallFailed(Object call, Shard shard, SQLException error) {}
+  /**
+   * The call failed with this error (translated: SHX1401 for an unreachable shard, else the
+   * shard's own). {@code call} is null when no connection of the shard came (SHX1401, SHX1410,
+   * SHX1412): then no start or end is told.
+   */
+  default void shardCallFailed(ClusterView cluster, Object call, Shard shard, SQLException error) {}
 
   /** The call's connection was given back. */
-  default void shardCallEnded(Object call, Shard shard) {}
+  default void shardCallEnded(ClusterView cluster, Object call, Shard shard) {}
 
   /**
    * A transaction that ran on {@code shards} shards (1 or more) ended.
@@ -62,9 +66,9 @@ public interface ShardexListener {
    * @param mode shardex.transactions in effect: atomic, single, best_effort or xa
    * @param error the commit's error when the outcome is FAILED, else null
    */
-  default void transactionEnded(String mode, int shards, TransactionOutcome outcome, SQLException error,
-      long nanos) {}
+  default void transactionEnded(ClusterView cluster, String mode, int shards, TransactionOutcome outcome,
+      SQLException error, long nanos) {}
 
   /** A recovery pass finished prepared branches left by a crash: committed or rolled them back. */
-  default void recovered(int committed, int rolledBack) {}
+  default void recovered(ClusterView cluster, int committed, int rolledBack) {}
 }

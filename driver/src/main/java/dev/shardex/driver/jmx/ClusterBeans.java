@@ -76,26 +76,27 @@ public final class ClusterBeans implements ShardexListener, ShardexClusterMXBean
   }
 
   @Override
-  public Object shardCallStarted(StatementView statement, Object started, Shard shard) {
+  public Object shardCallStarted(ClusterView view, StatementView statement, Object started, Shard shard) {
     Counters.count(c.shardCalls, shard.id());
     return null;
   }
 
   @Override
-  public void shardCallFailed(Object call, Shard shard, SQLException error) {
+  public void shardCallFailed(ClusterView view, Object call, Shard shard, SQLException error) {
     if (dev.shardex.driver.events.ErrorTypes.shardHealth(error)) {
       Counters.count(c.shardErrors, shard.id());
     }
   }
 
   @Override
-  public void transactionEnded(String mode, int shards, TransactionOutcome outcome, SQLException error, long nanos) {
+  public void transactionEnded(ClusterView view, String mode, int shards, TransactionOutcome outcome,
+      SQLException error, long nanos) {
     int row = Counters.mode(mode) * Counters.SCOPES.length + (shards > 1 ? 1 : 0);
     c.transactions[row][outcome.ordinal()].increment();
   }
 
   @Override
-  public void recovered(int committed, int rolledBack) {
+  public void recovered(ClusterView view, int committed, int rolledBack) {
     c.recoveredCommitted.add(committed);
     c.recoveredRolledBack.add(rolledBack);
   }
