@@ -122,6 +122,20 @@ public final class StatementTrace implements StatementView {
   }
 
   @Override
+  public int tableCount() {
+    java.util.List<TableRef> tables = template.tables();
+    int n = 0;
+    for (int i = 0; i < tables.size(); i++) {
+      boolean seen = false;
+      for (int j = 0; j < i && !seen; j++) {
+        seen = tables.get(j).name().equals(tables.get(i).name());
+      }
+      n += seen ? 0 : 1;
+    }
+    return n;
+  }
+
+  @Override
   public String summary() {
     if (summary == null) {
       StringBuilder s = new StringBuilder(operation());

@@ -15,6 +15,9 @@ public interface StatementView {
   /** The table the statement is about (an INSERT's or UPDATE's target, a SELECT's first table), or null. */
   String table();
 
+  /** How many distinct tables it names (db.collection.name is set only for one). */
+  int tableCount();
+
   /** Operation and tables, low cardinality, at most 255 characters: {@code SELECT posts comments}. */
   String summary();
 
