@@ -28,7 +28,7 @@ public final class Cluster implements AutoCloseable {
     this.directory = directory;
     this.name = config.instance + "-c" + ORDINALS.incrementAndGet();
     this.pools = new ShardPools(directory, config, config.passThrough, config.poolSize, config.connectTimeoutMs, name);
-    this.events = dev.shardex.driver.events.ClusterEvents.of(config.telemetry,
+    this.events = dev.shardex.driver.events.ClusterEvents.of(config.telemetry, config.slowLogMs,
         new dev.shardex.driver.events.ClusterFacts(config.instance, name, directory, pools));
     this.metrics = new dev.shardex.driver.execute.Metrics(events);
     pools.tell(events);

@@ -43,6 +43,8 @@ public final class ShardexConfig implements ShardPools.Credentials {
   final boolean autoPoll;
   /** shardex.telemetry: jmx, listeners or none. */
   final String telemetry;
+  /** shardex.slowLogMs; 0: off. */
+  final long slowLogMs;
   final com.github.benmanes.caffeine.cache.Ticker ticker;
 
   /**
@@ -119,6 +121,7 @@ public final class ShardexConfig implements ShardPools.Credentials {
     }
     this.autoPoll = ShardexProperty.AUTO_POLL.getBoolean(props);
     this.telemetry = ShardexProperty.TELEMETRY.get(props).toLowerCase(java.util.Locale.ROOT);
+    this.slowLogMs = ShardexProperty.SLOW_LOG_MS.getLongOrZero(props);
     this.maxMergeRows = ShardexProperty.MAX_MERGE_ROWS.getLong(props);
     this.sequenceBlock = (int) Math.min(1_000_000, ShardexProperty.SEQUENCE_BLOCK.getLong(props));
     this.fanoutThreads = (int) Math.min(256, ShardexProperty.FANOUT_THREADS.getLong(props));

@@ -17,25 +17,34 @@ import java.util.concurrent.Executor;
  */
 public final class ClusterEvents {
   /** A cluster with telemetry off for good (shardex.telemetry=none, or a session outside a cluster). */
-  public static final ClusterEvents OFF = new ClusterEvents(null, null, false);
+  public static final ClusterEvents OFF = new ClusterEvents(null, java.util.List.of(), false);
 
   private final ClusterView cluster;
-  private final ShardexListener own;
+  private final java.util.List<ShardexListener> own;
   private final boolean enabled;
   private volatile ShardexListener listener;
   private final Map<Object, Object> calls = new ConcurrentHashMap<>();
 
-  /** A cluster's switch for shardex.telemetry ({@code jmx}, {@code listeners} or {@code none}). */
-  public static ClusterEvents of(String mode, ClusterFacts facts) {
-    return switch (mode) {
-      case "none" -> new ClusterEvents(facts, null, false);
-      case "listeners" -> new ClusterEvents(facts, null, true);
-      default -> new ClusterEvents(facts, new dev.shardex.driver.jmx.ClusterBeans(), true);
-    };
+  /**
+   * A cluster's switch for shardex.telemetry ({@code jmx}, {@code listeners} or {@code none}) and
+   * shardex.slowLogMs (0: no slow-statement log).
+   */
+  public static ClusterEvents of(String mode, long slowLogMs, ClusterFacts facts) {
+    if (mode.equals("none")) {
+      return new ClusterEvents(facts, java.util.List.of(), false);
+    }
+    java.util.List<ShardexListener> own = new java.util.ArrayList<>(2);
+    if (mode.equals("jmx")) {
+      own.add(new dev.shardex.driver.jmx.ClusterBeans());
+    }
+    if (slowLogMs > 0) {
+      own.add(new SlowLog(slowLogMs, SlowLog.Sampler.system()));
+    }
+    return new ClusterEvents(facts, own, true);
   }
 
-  /** {@code own}: the cluster's JMX listener or null; {@code enabled} false ignores every listener. */
-  public ClusterEvents(ClusterView cluster, ShardexListener own, boolean enabled) {
+  /** {@code own}: the cluster's JMX beans and slow-statement log, if on; {@code enabled} false ignores every listener. */
+  public ClusterEvents(ClusterView cluster, java.util.List<ShardexListener> own, boolean enabled) {
     this.cluster = cluster;
     this.own = own;
     this.enabled = enabled;
@@ -61,7 +70,7 @@ public final class ClusterEvents {
     listener = Listeners.of(own, registered);
   }
 
-  ShardexListener own() {
+  java.util.List<ShardexListener> own() {
     return own;
   }
 

@@ -9,8 +9,8 @@ import java.util.concurrent.Executor;
 
 /**
  * Several listeners as one: each gets its own state back ({@code Object[]}, one slot per
- * listener). One listener is used as it is, so the common cases (JMX alone, JMX plus one module)
- * pay for the array only with two or more.
+ * listener), and the array is made only when some listener returned a state (the JMX beans and the
+ * slow-statement log return none), so they cost nothing more together than alone.
  */
 final class Listeners implements ShardexListener {
   private final ShardexListener[] all;
@@ -20,11 +20,8 @@ final class Listeners implements ShardexListener {
   }
 
   /** The listener in effect for a cluster: its own (may be null) and the registered ones; null when none. */
-  static ShardexListener of(ShardexListener own, ShardexListener[] registered) {
-    List<ShardexListener> list = new ArrayList<>();
-    if (own != null) {
-      list.add(own);
-    }
+  static ShardexListener of(List<ShardexListener> own, ShardexListener[] registered) {
+    List<ShardexListener> list = new ArrayList<>(own);
     list.addAll(List.of(registered));
     return list.isEmpty() ? null : list.size() == 1 ? list.get(0) : new Listeners(list.toArray(new ShardexListener[0]));
   }
@@ -61,11 +58,21 @@ final class Listeners implements ShardexListener {
 
   @Override
   public Object statementStarted(StatementView statement) {
-    Object[] states = new Object[all.length];
+    Object[] states = null;
     for (int i = 0; i < all.length; i++) {
-      states[i] = all[i].statementStarted(statement);
+      states = keep(states, i, all[i].statementStarted(statement));
     }
     return states;
+  }
+
+  /** The states so far with this listener's: made on the first state that is not null. */
+  private Object[] keep(Object[] states, int i, Object state) {
+    if (state == null) {
+      return states;
+    }
+    Object[] s = states == null ? new Object[all.length] : states;
+    s[i] = state;
+    return s;
   }
 
   @Override
@@ -79,9 +86,9 @@ final class Listeners implements ShardexListener {
   @Override
   public Object shardCallStarted(ClusterView cluster, StatementView statement, Object started, Shard shard) {
     Object[] parents = (Object[]) started;
-    Object[] states = new Object[all.length];
+    Object[] states = null;
     for (int i = 0; i < all.length; i++) {
-      states[i] = all[i].shardCallStarted(cluster, statement, parents == null ? null : parents[i], shard);
+      states = keep(states, i, all[i].shardCallStarted(cluster, statement, parents == null ? null : parents[i], shard));
     }
     return states;
   }

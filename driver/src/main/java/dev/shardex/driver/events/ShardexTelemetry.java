@@ -44,8 +44,8 @@ public final class ShardexTelemetry {
     synchronized (LISTENERS) {
       CLUSTERS.add(cluster);
       cluster.refresh(LISTENERS.toArray(new ShardexListener[0]));
-      if (cluster.own() != null) {
-        cluster.own().clusterOpened(cluster.cluster());
+      for (ShardexListener l : cluster.own()) {
+        l.clusterOpened(cluster.cluster());
       }
       for (ShardexListener l : LISTENERS) {
         l.clusterOpened(cluster.cluster());
@@ -59,8 +59,8 @@ public final class ShardexTelemetry {
         for (ShardexListener l : LISTENERS) {
           l.clusterClosed(cluster.cluster());
         }
-        if (cluster.own() != null) {
-          cluster.own().clusterClosed(cluster.cluster());
+        for (ShardexListener l : cluster.own()) {
+          l.clusterClosed(cluster.cluster());
         }
       }
     }
