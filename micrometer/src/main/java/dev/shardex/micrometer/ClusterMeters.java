@@ -21,6 +21,7 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReferenceArray;
 
 /**
  * One cluster's meters. Each is built the first time its tags occur and kept in a map or array
@@ -32,13 +33,15 @@ final class ClusterMeters {
   private static final int OUTCOMES = StatementOutcome.values().length;
 
   private final MeterRegistry registry;
+  private final ClusterView view;
   private final Tags cluster;
   private final List<Meter> meters = new CopyOnWriteArrayList<>();
   private final Map<String, Timer[]> statements = new ConcurrentHashMap<>();
   private final DistributionSummary[] fanout = new DistributionSummary[ROUTES];
   private final Map<String, Counter> refusals = new ConcurrentHashMap<>();
   private final Map<String, Counter> errors = new ConcurrentHashMap<>();
-  private final Map<Integer, Timer> shardCalls = new ConcurrentHashMap<>();
+  /** By shard id (ids past the end share the last slot; no catalog comes near). */
+  private final AtomicReferenceArray<Timer> shardCalls = new AtomicReferenceArray<>(4096);
   private final Map<String, Counter> shardErrors = new ConcurrentHashMap<>();
   private final Map<String, Timer> transactions = new ConcurrentHashMap<>();
   private final Counter recoveredCommit;
@@ -46,6 +49,7 @@ final class ClusterMeters {
 
   ClusterMeters(MeterRegistry registry, ClusterView view) {
     this.registry = registry;
+    this.view = view;
     this.cluster = Tags.of("cluster", view.name());
     for (RouteKind r : RouteKind.values()) {
       fanout[r.ordinal()] = keep(DistributionSummary.builder(MeterNames.FANOUT).baseUnit("shards")
@@ -64,6 +68,10 @@ final class ClusterMeters {
     keep(FunctionCounter.builder(MeterNames.CACHE_GETS, view, v -> v.directory().keys().misses()).tags(keys)
         .tag("result", "miss").register(registry));
     keep(Gauge.builder(MeterNames.CACHE_SIZE, view, v -> v.directory().keys().size()).tags(keys).register(registry));
+  }
+
+  ClusterView view() {
+    return view;
   }
 
   private <M extends Meter> M keep(M meter) {
@@ -102,11 +110,14 @@ final class ClusterMeters {
   }
 
   void shardCall(int shard, long nanos) {
-    Timer t = shardCalls.get(shard);
+    int at = Math.min(Math.max(shard, 0), shardCalls.length() - 1);
+    Timer t = shardCalls.get(at);
     if (t == null) {
-      t = shardCalls.computeIfAbsent(shard, id -> keep(Timer.builder(MeterNames.SHARD_CALLS)
-          .description("From taking a shard connection to giving it back").tags(cluster).tag("shard", id.toString())
-          .register(registry)));
+      t = Timer.builder(MeterNames.SHARD_CALLS).description("From taking a shard connection to giving it back")
+          .tags(cluster).tag("shard", Integer.toString(shard)).register(registry);
+      if (shardCalls.compareAndSet(at, null, t)) {
+        keep(t);
+      }
     }
     t.record(nanos, TimeUnit.NANOSECONDS);
   }

@@ -27,6 +27,8 @@ import java.util.concurrent.ConcurrentHashMap;
 public final class ShardexMetrics implements ShardexListener {
   private final MeterRegistry registry;
   private final Map<ClusterView, ClusterMeters> clusters = new ConcurrentHashMap<>();
+  /** The cluster seen last and its meters: one JVM nearly always has one cluster, so no lookup. */
+  private volatile ClusterMeters last;
 
   public ShardexMetrics(MeterRegistry registry) {
     this.registry = registry;
@@ -42,8 +44,19 @@ public final class ShardexMetrics implements ShardexListener {
     clusters.computeIfAbsent(cluster, c -> new ClusterMeters(registry, c));
   }
 
+  private ClusterMeters meters(ClusterView cluster) {
+    ClusterMeters m = last;
+    if (m != null && m.view() == cluster) {
+      return m;
+    }
+    m = clusters.get(cluster);
+    last = m;
+    return m;
+  }
+
   @Override
   public void clusterClosed(ClusterView cluster) {
+    last = null;
     ClusterMeters m = clusters.remove(cluster);
     if (m != null) {
       m.remove();
@@ -57,7 +70,7 @@ public final class ShardexMetrics implements ShardexListener {
 
   @Override
   public void statementEnded(StatementView statement, Object started) {
-    ClusterMeters m = clusters.get(statement.cluster());
+    ClusterMeters m = meters(statement.cluster());
     if (m != null) {
       m.statement(statement);
     }
@@ -70,7 +83,7 @@ public final class ShardexMetrics implements ShardexListener {
 
   @Override
   public void shardCallFailed(ClusterView cluster, Object call, Shard shard, SQLException error) {
-    ClusterMeters m = clusters.get(cluster);
+    ClusterMeters m = meters(cluster);
     if (m != null) {
       m.shardError(shard.id(), error);
     }
@@ -78,7 +91,7 @@ public final class ShardexMetrics implements ShardexListener {
 
   @Override
   public void shardCallEnded(ClusterView cluster, Object call, Shard shard) {
-    ClusterMeters m = clusters.get(cluster);
+    ClusterMeters m = meters(cluster);
     if (m != null && call instanceof Long start) {
       m.shardCall(shard.id(), System.nanoTime() - start);
     }
@@ -87,7 +100,7 @@ public final class ShardexMetrics implements ShardexListener {
   @Override
   public void transactionEnded(ClusterView cluster, String mode, int shards, TransactionOutcome outcome,
       SQLException error, long nanos) {
-    ClusterMeters m = clusters.get(cluster);
+    ClusterMeters m = meters(cluster);
     if (m != null) {
       m.transaction(mode, shards, outcome, nanos);
     }
@@ -95,7 +108,7 @@ public final class ShardexMetrics implements ShardexListener {
 
   @Override
   public void recovered(ClusterView cluster, int committed, int rolledBack) {
-    ClusterMeters m = clusters.get(cluster);
+    ClusterMeters m = meters(cluster);
     if (m != null) {
       m.recovered(committed, rolledBack);
     }

@@ -13,7 +13,6 @@ import org.openjdk.jmh.annotations.Level;
 import org.openjdk.jmh.annotations.Measurement;
 import org.openjdk.jmh.annotations.Mode;
 import org.openjdk.jmh.annotations.OutputTimeUnit;
-import org.openjdk.jmh.annotations.Param;
 import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
@@ -40,13 +39,6 @@ public class ExecutionBenchmark {
   private static final String UPDATE = "UPDATE users SET visits = visits + 1 WHERE user_id = ?";
   private static final String COUNT = "SELECT COUNT(*) FROM posts WHERE created_at >= ?";
 
-  /**
-   * Telemetry: 'jmx' (the default: the cluster's MBeans count every statement), 'none'
-   * (shardex.telemetry=none), or 'micrometer' (shardex-micrometer on a SimpleMeterRegistry, no MBeans).
-   */
-  @Param({"jmx", "none", "micrometer"})
-  public String telemetry;
-
   private BenchCluster cluster;
   private Connection shardex;
   private Connection[] direct;
@@ -65,11 +57,7 @@ public class ExecutionBenchmark {
     cluster.placeUsers(1);
     cluster.loadRows();
     owner = cluster.readOwners();
-    if (telemetry.equals("micrometer")) {
-      dev.shardex.micrometer.ShardexMetrics.install(new io.micrometer.core.instrument.simple.SimpleMeterRegistry());
-    }
-    shardex = DriverManager.getConnection(cluster.shardexUrl("jmh-exec") + "&shardex.telemetry="
-        + (telemetry.equals("micrometer") ? "listeners" : telemetry));
+    shardex = DriverManager.getConnection(cluster.shardexUrl("jmh-exec"));
     shardexPoint = shardex.prepareStatement(POINT);
     shardexUpdate = shardex.prepareStatement(UPDATE);
     shardexCount = shardex.prepareStatement(COUNT);

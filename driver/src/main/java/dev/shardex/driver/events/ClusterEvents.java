@@ -24,12 +24,14 @@ public final class ClusterEvents {
   private final boolean enabled;
   private volatile ShardexListener listener;
   private final Map<Object, Object> calls = new ConcurrentHashMap<>();
+  /** Set once a listener returned a shard call state: until then ends look nothing up. */
+  private volatile boolean callStates;
 
   /**
    * A cluster's switch for shardex.telemetry ({@code jmx}, {@code listeners} or {@code none}) and
    * shardex.slowLogMs (0: no slow-statement log).
    */
-  public static ClusterEvents of(String mode, long slowLogMs, ClusterFacts facts) {
+  public static ClusterEvents of(String mode, long slowLogMs, ClusterView facts) {
     if (mode.equals("none")) {
       return new ClusterEvents(facts, java.util.List.of(), false);
     }
@@ -111,6 +113,7 @@ public final class ClusterEvents {
     }
     Object state = l.shardCallStarted(cluster, statement, statement == null ? null : statement.started(), shard);
     if (state != null) {
+      callStates = true;
       calls.put(call, state);
     }
   }
@@ -123,7 +126,7 @@ public final class ClusterEvents {
     if (statement != null) {
       statement.shardFailed();
     }
-    l.shardCallFailed(cluster, calls.get(call), shard, error);
+    l.shardCallFailed(cluster, callStates ? calls.get(call) : null, shard, error);
   }
 
   /** No connection of the shard came (SHX1401, SHX1410, SHX1412): a failed call that never started. */
@@ -137,7 +140,7 @@ public final class ClusterEvents {
   public void callEnded(Shard shard, Object call) {
     ShardexListener l = listener;
     if (l != null) {
-      l.shardCallEnded(cluster, calls.remove(call), shard);
+      l.shardCallEnded(cluster, callStates ? calls.remove(call) : null, shard);
     }
   }
 

@@ -8,18 +8,57 @@ import java.util.List;
 import java.util.concurrent.Executor;
 
 /**
- * Several listeners as one: each gets its own state back ({@code Object[]}, one slot per
- * listener), and the array is made only when some listener returned a state (the JMX beans and the
- * slow-statement log return none), so they cost nothing more together than alone.
+ * Several listeners as one. Each event goes only to the listeners that override its method (the
+ * slow-statement log hears statement ends, not shard calls), so a listener that ignores the
+ * per-call events costs nothing there. Each listener gets its own state back: as it is when it is
+ * the only one that hears that kind of event, else in an {@code Object[]} (one slot per
+ * listener) made only when some listener returned a state.
  */
 final class Listeners implements ShardexListener {
   private final ShardexListener[] all;
+  private final boolean[] statements;
+  private final boolean[] calls;
+  /** The one listener that hears statements (or shard calls), or -1 when several do. */
+  private final int onlyStatements;
+  private final int onlyCalls;
 
   private Listeners(ShardexListener[] all) {
     this.all = all;
+    this.statements = new boolean[all.length];
+    this.calls = new boolean[all.length];
+    for (int i = 0; i < all.length; i++) {
+      statements[i] = overrides(all[i], "statementStarted", StatementView.class)
+          || overrides(all[i], "statementEnded", StatementView.class, Object.class);
+      calls[i] = overrides(all[i], "shardCallStarted", ClusterView.class, StatementView.class, Object.class, Shard.class)
+          || overrides(all[i], "shardCallFailed", ClusterView.class, Object.class, Shard.class, SQLException.class)
+          || overrides(all[i], "shardCallEnded", ClusterView.class, Object.class, Shard.class);
+    }
+    onlyStatements = only(statements);
+    onlyCalls = only(calls);
   }
 
-  /** The listener in effect for a cluster: its own (may be null) and the registered ones; null when none. */
+  private static int only(boolean[] hears) {
+    int found = -1;
+    for (int i = 0; i < hears.length; i++) {
+      if (hears[i]) {
+        if (found >= 0) {
+          return -1;
+        }
+        found = i;
+      }
+    }
+    return found;
+  }
+
+  private static boolean overrides(ShardexListener l, String method, Class<?>... types) {
+    try {
+      return l.getClass().getMethod(method, types).getDeclaringClass() != ShardexListener.class;
+    } catch (NoSuchMethodException e) {
+      return true;
+    }
+  }
+
+  /** The listener in effect for a cluster: its own and the registered ones; null when none. */
   static ShardexListener of(List<ShardexListener> own, ShardexListener[] registered) {
     List<ShardexListener> list = new ArrayList<>(own);
     list.addAll(List.of(registered));
@@ -58,9 +97,14 @@ final class Listeners implements ShardexListener {
 
   @Override
   public Object statementStarted(StatementView statement) {
+    if (onlyStatements >= 0) {
+      return all[onlyStatements].statementStarted(statement);
+    }
     Object[] states = null;
     for (int i = 0; i < all.length; i++) {
-      states = keep(states, i, all[i].statementStarted(statement));
+      if (statements[i]) {
+        states = keep(states, i, all[i].statementStarted(statement));
+      }
     }
     return states;
   }
@@ -75,37 +119,52 @@ final class Listeners implements ShardexListener {
     return s;
   }
 
+  /** Listener i's state among {@code states}: the state itself when {@code only} is i, else its slot. */
+  private static Object at(Object states, int i, int only) {
+    if (only >= 0) {
+      return only == i ? states : null;
+    }
+    return states == null ? null : ((Object[]) states)[i];
+  }
+
   @Override
   public void statementEnded(StatementView statement, Object started) {
-    Object[] states = (Object[]) started;
     for (int i = 0; i < all.length; i++) {
-      all[i].statementEnded(statement, states == null ? null : states[i]);
+      if (statements[i]) {
+        all[i].statementEnded(statement, at(started, i, onlyStatements));
+      }
     }
   }
 
   @Override
   public Object shardCallStarted(ClusterView cluster, StatementView statement, Object started, Shard shard) {
-    Object[] parents = (Object[]) started;
+    if (onlyCalls >= 0) {
+      return all[onlyCalls].shardCallStarted(cluster, statement, at(started, onlyCalls, onlyStatements), shard);
+    }
     Object[] states = null;
     for (int i = 0; i < all.length; i++) {
-      states = keep(states, i, all[i].shardCallStarted(cluster, statement, parents == null ? null : parents[i], shard));
+      if (calls[i]) {
+        states = keep(states, i, all[i].shardCallStarted(cluster, statement, at(started, i, onlyStatements), shard));
+      }
     }
     return states;
   }
 
   @Override
   public void shardCallFailed(ClusterView cluster, Object call, Shard shard, SQLException error) {
-    Object[] states = (Object[]) call;
     for (int i = 0; i < all.length; i++) {
-      all[i].shardCallFailed(cluster, states == null ? null : states[i], shard, error);
+      if (calls[i]) {
+        all[i].shardCallFailed(cluster, at(call, i, onlyCalls), shard, error);
+      }
     }
   }
 
   @Override
   public void shardCallEnded(ClusterView cluster, Object call, Shard shard) {
-    Object[] states = (Object[]) call;
     for (int i = 0; i < all.length; i++) {
-      all[i].shardCallEnded(cluster, states == null ? null : states[i], shard);
+      if (calls[i]) {
+        all[i].shardCallEnded(cluster, at(call, i, onlyCalls), shard);
+      }
     }
   }
 

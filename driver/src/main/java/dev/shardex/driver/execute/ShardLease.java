@@ -31,6 +31,20 @@ public final class ShardLease implements AutoCloseable {
     session.metrics().events().callStarted(session.running(), shard, this, connection);
   }
 
+  /**
+   * Telemetry keys a running call by its lease: the pooled connection's identity hash is already
+   * computed (a new lease's own would be computed on every statement); equality stays identity.
+   */
+  @Override
+  public int hashCode() {
+    return System.identityHashCode(connection) * 31 + shard.id();
+  }
+
+  @Override
+  public boolean equals(Object o) {
+    return this == o;
+  }
+
   public Connection connection() {
     return connection;
   }
