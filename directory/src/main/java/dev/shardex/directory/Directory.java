@@ -43,6 +43,7 @@ public final class Directory implements AutoCloseable {
   /** Bumped after every change of the catalog this client caches (tables, key spaces, shards, sequences). */
   private final java.util.concurrent.atomic.AtomicLong catalogVersion = new java.util.concurrent.atomic.AtomicLong();
   private final HiddenRows hidden = new HiddenRows();
+  private static final java.util.concurrent.atomic.AtomicInteger POOLS = new java.util.concurrent.atomic.AtomicInteger();
   private final Lookups lookups;
   /** How a write treats a key the directory does not know. */
   public enum WriteMode {
@@ -130,7 +131,8 @@ public final class Directory implements AutoCloseable {
     config.setMinimumIdle(1);
     config.setConnectionTimeout(Math.max(250, Math.min(5_000, options.leaseMs())));
     config.setInitializationFailTimeout(-1);
-    config.setPoolName("shardex-directory-" + clientName);
+    // numbered: two clusters of one instance (other credentials) must not share a pool name (JMX, metrics)
+    config.setPoolName("shardex-directory-" + clientName + "-" + POOLS.incrementAndGet());
     HikariDataSource pool = new HikariDataSource(config) {
       @Override
       public java.sql.Connection getConnection() throws SQLException {
@@ -220,6 +222,11 @@ public final class Directory implements AutoCloseable {
   /** Polls now (tests, and callers with autoPoll off). */
   public void pollNow() throws SQLException {
     poller.poll();
+  }
+
+  /** Figures for telemetry: the key caches, the lease, the change log, moves under way (read, never reset). */
+  public DirectoryStats stats() {
+    return new DirectoryStats(keys.stats(), lease.ageMillis(), appliedChange(), hidden.count());
   }
 
   public long appliedChange() {

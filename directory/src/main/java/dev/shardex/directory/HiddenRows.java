@@ -92,6 +92,15 @@ final class HiddenRows {
   }
 
   /** Whether a move this client knows of is under way (between its COPYING and its DONE or ABORTED). */
+  /** Keys some move keeps hidden on a shard now: each is a move under way. */
+  int count() {
+    int n = 0;
+    for (Map<String, Integer> keys : hidden.values()) {
+      n += keys.size();
+    }
+    return n;
+  }
+
   boolean any() {
     for (Map<String, Integer> keys : hidden.values()) {
       if (!keys.isEmpty()) {

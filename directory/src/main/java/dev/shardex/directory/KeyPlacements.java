@@ -180,7 +180,26 @@ final class KeyPlacements {
 
   private Cache<Object, Placement> placementCache(String keySpace) {
     Cache<Object, Placement> cache = placements.get(keySpace);
-    return cache != null ? cache : placements.computeIfAbsent(keySpace, k -> Caffeine.newBuilder().maximumSize(options.cacheSize()).build());
+    return cache != null ? cache : placements.computeIfAbsent(keySpace, k -> newCache());
+  }
+
+  private Cache<Object, Placement> newCache() {
+    Caffeine<Object, Object> b = Caffeine.newBuilder().maximumSize(options.cacheSize());
+    return options.recordStats() ? b.recordStats().build() : b.build();
+  }
+
+  /** Hits, misses and size of the key caches, summed over key spaces (zeros unless recordStats). */
+  DirectoryStats.Keys stats() {
+    long hits = 0;
+    long misses = 0;
+    long size = 0;
+    for (Cache<Object, Placement> c : placements.values()) {
+      var s = c.stats();
+      hits += s.hitCount();
+      misses += s.missCount();
+      size += c.estimatedSize();
+    }
+    return new DirectoryStats.Keys(hits, misses, size);
   }
 
   /** A change-log entry about one key: its cached placement is dropped (under both its spellings). */

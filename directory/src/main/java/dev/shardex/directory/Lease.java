@@ -36,6 +36,11 @@ public final class Lease {
     granted = true;
   }
 
+  /** Milliseconds since the last successful poll began (what {@link #check} compares), or -1 before the first. */
+  public long ageMillis() {
+    return granted ? TimeUnit.NANOSECONDS.toMillis(ticker.read() - renewedAt) : -1;
+  }
+
   public boolean valid() {
     return granted && ticker.read() - renewedAt < leaseNanos;
   }

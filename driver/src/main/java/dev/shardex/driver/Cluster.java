@@ -26,8 +26,13 @@ public final class Cluster implements AutoCloseable {
   private Cluster(ShardexConfig config, Directory directory) {
     this.config = config;
     this.directory = directory;
-    this.pools = new ShardPools(directory, config, config.passThrough, config.poolSize, config.connectTimeoutMs,
-        config.instance);
+    this.name = config.instance + "-c" + ORDINALS.incrementAndGet();
+    this.pools = new ShardPools(directory, config, config.passThrough, config.poolSize, config.connectTimeoutMs, name);
+    this.events = dev.shardex.driver.events.ClusterEvents.of(config.telemetry, config.slowLogMs,
+        new dev.shardex.driver.events.ClusterFacts(config.instance, name, directory, pools));
+    this.metrics = new dev.shardex.driver.execute.Metrics(events);
+    pools.tell(events);
+    events.open();
     this.templates = new TemplateCache(config.templateCacheSize);
     this.schemas = new dev.shardex.driver.route.TableSchemas(directory, id -> pools.borrow(directory.shard(id)));
     this.recoveryPass = new dev.shardex.driver.execute.Recovery(directory, pools, config.leaseMs * 3);
@@ -45,6 +50,10 @@ public final class Cluster implements AutoCloseable {
     }
   }
 
+  /** Numbers the clusters of this JVM: pool and MBean names carry it, so clusters never share one. */
+  private static final java.util.concurrent.atomic.AtomicInteger ORDINALS = new java.util.concurrent.atomic.AtomicInteger();
+  private final String name;
+  private final dev.shardex.driver.events.ClusterEvents events;
   private final java.util.concurrent.ScheduledExecutorService recovery;
   private final dev.shardex.driver.execute.Recovery recoveryPass;
   /** Created on the first scatter: a point select never needs it. */
@@ -69,7 +78,12 @@ public final class Cluster implements AutoCloseable {
    * record whose branches are all resolved.
    */
   public dev.shardex.driver.execute.Recovery.Report recover() throws SQLException {
-    return recoveryPass.run(true);
+    return told(recoveryPass.run(true));
+  }
+
+  private dev.shardex.driver.execute.Recovery.Report told(dev.shardex.driver.execute.Recovery.Report report) {
+    events.recovered(report.committed(), report.rolledBack());
+    return report;
   }
 
   private static final long RECOVERY_PERIOD_S = 30;
@@ -81,13 +95,13 @@ public final class Cluster implements AutoCloseable {
 
   private void recoverQuietly() {
     try {
-      recoveryPass.run(false);
+      told(recoveryPass.run(false));
     } catch (SQLException | RuntimeException e) {
       // a shard or the directory is down: the next round retries
     }
   }
 
-  private final dev.shardex.driver.execute.Metrics metrics = new dev.shardex.driver.execute.Metrics();
+  private final dev.shardex.driver.execute.Metrics metrics;
 
   public dev.shardex.driver.execute.Metrics metrics() {
     return metrics;
@@ -108,7 +122,7 @@ public final class Cluster implements AutoCloseable {
         }
       }
     }
-    return f;
+    return events.fanout(f); // a listener may carry its context into the pool's threads
   }
 
   static Cluster open(ShardexConfig config) throws SQLException {
@@ -232,6 +246,7 @@ public final class Cluster implements AutoCloseable {
         fanout.shutdownNow();
       }
     }
+    events.close();
     pools.close();
     directory.close();
   }

@@ -41,6 +41,10 @@ public final class ShardexConfig implements ShardPools.Credentials {
   final dev.shardex.driver.execute.TransactionMode transactions;
   final int fanoutThreads;
   final boolean autoPoll;
+  /** shardex.telemetry: jmx, listeners or none. */
+  final String telemetry;
+  /** shardex.slowLogMs; 0: off. */
+  final long slowLogMs;
   final com.github.benmanes.caffeine.cache.Ticker ticker;
 
   /**
@@ -116,6 +120,8 @@ public final class ShardexConfig implements ShardPools.Credentials {
       throw ShardexError.BAD_OPTION.exception("shardex.instance", instance, "use at most 100 letters, digits, '_', '.' or '-'");
     }
     this.autoPoll = ShardexProperty.AUTO_POLL.getBoolean(props);
+    this.telemetry = ShardexProperty.TELEMETRY.get(props).toLowerCase(java.util.Locale.ROOT);
+    this.slowLogMs = ShardexProperty.SLOW_LOG_MS.getLongOrZero(props);
     this.maxMergeRows = ShardexProperty.MAX_MERGE_ROWS.getLong(props);
     this.sequenceBlock = (int) Math.min(1_000_000, ShardexProperty.SEQUENCE_BLOCK.getLong(props));
     this.fanoutThreads = (int) Math.min(256, ShardexProperty.FANOUT_THREADS.getLong(props));
@@ -148,7 +154,8 @@ public final class ShardexConfig implements ShardPools.Credentials {
 
   DirectoryOptions directoryOptions() {
     // a lookup claim holds a directory connection while it writes a shard: as many as a shard pool has
-    return new DirectoryOptions(pollMs, leaseMs, frozenWaitMs, keyCacheSize, ticker, autoPoll, poolSize);
+    return new DirectoryOptions(pollMs, leaseMs, frozenWaitMs, keyCacheSize, ticker, autoPoll, poolSize,
+        !"none".equals(telemetry)); // the key caches count hits and misses only for telemetry
   }
 
   /**

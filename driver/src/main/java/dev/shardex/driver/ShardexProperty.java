@@ -36,6 +36,11 @@ public enum ShardexProperty {
   AUTO_POLL("shardex.autoPoll", "true",
       "Poll the directory in the background. Off only for tests that poll by hand; with it off the lease lapses unless they do.",
       "true", "false"),
+  TELEMETRY("shardex.telemetry", "jmx",
+      "'jmx': the cluster's MBeans (dev.shardex and HikariCP's) plus any registered listener (shardex-micrometer, shardex-opentelemetry); 'listeners': registered listeners only; 'none': no events, no cache statistics.",
+      "jmx", "listeners", "none"),
+  SLOW_LOG_MS("shardex.slowLogMs", "1000",
+      "Log (WARN, at most one line a second, literals replaced by ?) statements slower than this (ms) and refused statements; 0 turns it off."),
   INSTANCE("shardex.instance", "default",
       "Name of this driver instance; connections with the same directory, user and instance share one directory client, caches and pools.");
 
@@ -95,6 +100,11 @@ public enum ShardexProperty {
     } catch (NumberFormatException e) {
       throw ShardexError.BAD_OPTION.exception(key, v, "expected a positive whole number");
     }
+  }
+
+  /** A whole number, 0 or more (0 turns the feature off). */
+  public long getLongOrZero(Properties props) throws SQLException {
+    return "0".equals(get(props)) ? 0 : getLong(props);
   }
 
   public DriverPropertyInfo info(Properties props) {

@@ -28,6 +28,21 @@ public final class ShardLease implements AutoCloseable {
     this.shard = shard;
     this.connection = connection;
     this.pinned = pinned;
+    session.metrics().events().callStarted(session.running(), shard, this, connection);
+  }
+
+  /**
+   * Telemetry keys a running call by its lease: the pooled connection's identity hash is already
+   * computed (a new lease's own would be computed on every statement); equality stays identity.
+   */
+  @Override
+  public int hashCode() {
+    return System.identityHashCode(connection) * 31 + shard.id();
+  }
+
+  @Override
+  public boolean equals(Object o) {
+    return this == o;
   }
 
   public Connection connection() {
@@ -67,7 +82,9 @@ public final class ShardLease implements AutoCloseable {
   public SQLException translate(SQLException e) {
     failed = true; // a statement that failed is not kept: its connection may be broken
     broken |= e.getSQLState() != null && e.getSQLState().startsWith("08");
-    return session.translate(shard, e);
+    SQLException named = session.translate(shard, e);
+    session.metrics().events().callFailed(session.running(), shard, this, named);
+    return named;
   }
 
   private void giveBack() {
@@ -82,6 +99,7 @@ public final class ShardLease implements AutoCloseable {
   public void close() throws SQLException {
     if (!released) {
       released = true;
+      session.metrics().events().callEnded(shard, this);
       giveBack();
       if (!pinned) {
         session.release(shard, connection, broken);

@@ -26,6 +26,7 @@ public final class ShardPools implements AutoCloseable {
   private final String name;
   private final Map<Integer, Pool> pools = new ConcurrentHashMap<>();
   private final StatementCache statements = new StatementCache();
+  private volatile dev.shardex.driver.events.ClusterEvents events = dev.shardex.driver.events.ClusterEvents.OFF;
 
   /** User and password for a shard: the URL's, unless shard.N.user / shard.N.password override. */
   public interface Credentials {
@@ -52,7 +53,9 @@ public final class ShardPools implements AutoCloseable {
     try {
       return pool.dataSource().getConnection();
     } catch (SQLException e) {
-      throw borrowFailed(shard, pool, e);
+      SQLException named = borrowFailed(shard, pool, e);
+      events.unreachable(shard, named);
+      throw named;
     }
   }
 
@@ -142,9 +145,28 @@ public final class ShardPools implements AutoCloseable {
     return pool;
   }
 
+  /** Called with each shard pool's configuration just before the pool starts (telemetry sets its trackers). */
+  public void tell(dev.shardex.driver.events.ClusterEvents to) {
+    this.events = to;
+  }
+
+  /**
+   * The shard's pool name, unique in the JVM: {@code name} carries the cluster's ordinal, so two
+   * clusters of one instance (other credentials) never share a JMX name or a metrics tag.
+   */
+  public String poolName(int shard) {
+    return "shardex-" + name + "-shard-" + shard;
+  }
+
+  /** The shard pool's figures, or null before the shard's first use. */
+  public com.zaxxer.hikari.HikariPoolMXBean mxBean(int shard) {
+    Pool pool = pools.get(shard);
+    return pool == null ? null : pool.dataSource().getHikariPoolMXBean();
+  }
+
   private HikariDataSource create(Shard shard) {
     HikariConfig config = new HikariConfig();
-    config.setPoolName("shardex-" + name + "-shard-" + shard.id());
+    config.setPoolName(poolName(shard.id()));
     // the catalog's URLs hold no password ('shards add' refuses one); any credential in it still
     // goes to HikariCP as a property, never in the URL HikariCP logs
     Redact.Credentials split = Redact.credentials(shard.url());
@@ -166,6 +188,7 @@ public final class ShardPools implements AutoCloseable {
     config.addDataSourceProperty("allowMultiQueries", "true");
     config.addDataSourceProperty("connectTimeout", Long.toString(connectTimeoutMs));
     passThrough.forEach((k, v) -> config.addDataSourceProperty(k.toString(), v));
+    events.poolCreating(shard.id(), config);
     return new HikariDataSource(config);
   }
 

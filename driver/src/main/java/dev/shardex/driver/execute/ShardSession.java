@@ -21,7 +21,7 @@ import java.util.TreeMap;
  * it uses carries that state, so connections are pinned too and, because a pool cannot undo a SET,
  * evicted rather than pooled when the logical connection lets them go.
  */
-public final class ShardSession implements ShardAccess {
+public final class ShardSession implements ShardAccess, dev.shardex.driver.events.ClusterEvents.Statements {
   private final Directory directory;
   private final ShardPools pools;
   private final ShardPools.Credentials credentials;
@@ -35,6 +35,9 @@ public final class ShardSession implements ShardAccess {
   private final java.util.List<AfterCommit> afterCommit = new java.util.ArrayList<>(0);
   /** The running autocommit statement's writes, held until its lookup claim commits; null when none. */
   private HeldWrites held;
+  /** Telemetry: this connection's statement trace (made on first use) and the statement running now, if traced. */
+  private dev.shardex.driver.events.StatementTrace trace;
+  private volatile dev.shardex.driver.events.StatementTrace running;
 
   /** Work run once the transaction has committed; its failure leaves the commit as it is. */
   public interface AfterCommit {
@@ -59,6 +62,24 @@ public final class ShardSession implements ShardAccess {
 
   public Metrics metrics() {
     return metrics;
+  }
+
+  @Override
+  public dev.shardex.driver.events.StatementTrace running() {
+    return running;
+  }
+
+  @Override
+  public void running(dev.shardex.driver.events.StatementTrace t) {
+    running = t;
+  }
+
+  @Override
+  public dev.shardex.driver.events.StatementTrace trace(dev.shardex.driver.events.ClusterEvents events) {
+    if (trace == null) {
+      trace = new dev.shardex.driver.events.StatementTrace(events, this);
+    }
+    return trace;
   }
 
   public SessionState state() {
@@ -298,7 +319,7 @@ public final class ShardSession implements ShardAccess {
   private void endTransactionOnce(boolean commit) throws SQLException {
     boolean branched = tx.branched();
     try {
-      tx.end(commit);
+      endTold(commit);
     } finally {
       tx.reset();
       tx.releaseGuards();
@@ -311,6 +332,24 @@ public final class ShardSession implements ShardAccess {
       }
     }
     releaseUnlessSticky();
+  }
+
+  /** Ends the transaction on its shards and tells telemetry how it ended and how long the end took. */
+  private void endTold(boolean commit) throws SQLException {
+    int shards = pinned.size();
+    long start = System.nanoTime();
+    var how = commit ? dev.shardex.driver.events.TransactionOutcome.COMMITTED
+        : dev.shardex.driver.events.TransactionOutcome.ROLLED_BACK;
+    SQLException error = null;
+    try {
+      tx.end(commit);
+    } catch (SQLException | RuntimeException e) {
+      how = dev.shardex.driver.events.TransactionOutcome.FAILED;
+      error = e instanceof SQLException sql ? sql : null;
+      throw e;
+    } finally {
+      metrics.events().transactionEnded(tx.mode(), shards, how, error, System.nanoTime() - start);
+    }
   }
 
   private void releaseUnlessSticky() throws SQLException {

@@ -78,11 +78,20 @@ final class Pipeline {
    */
   Outcome run(RouteTemplate t, Object[] values, String sql, ShardCall call, boolean keys, Statement owner,
       MergeSource merge) throws SQLException {
+    // telemetry: null when nothing listens (or this runs inside another statement of the connection)
+    dev.shardex.driver.events.StatementTrace trace = cluster.metrics().events().begin(session, t, sql);
     try {
       return dispatch(t, values, sql, call, keys, owner, merge);
     } catch (SQLException | RuntimeException e) {
       session.values().failed();
+      if (trace != null) {
+        trace.failed(e);
+      }
       throw e;
+    } finally {
+      if (trace != null) {
+        trace.end();
+      }
     }
   }
 
@@ -126,6 +135,9 @@ final class Pipeline {
       }
       for (int attempt = 1; ; attempt++) {
         RoutePlan plan = route(t, values, rc, sql, attempt);
+        if (session.running() != null) {
+          session.running().routed(plan.fanout(), plan.shards().size());
+        }
         Outcome out;
         try {
           out = rc.lookupWork() == null ? execute(plan, t, values, sql, call, keys, owner, merge)

@@ -1,0 +1,197 @@
+package dev.shardex.benchmarks.micro;
+
+import com.zaxxer.hikari.HikariPoolMXBean;
+import dev.shardex.directory.DirectoryStats;
+import dev.shardex.directory.Shard;
+import dev.shardex.directory.ShardStatus;
+import dev.shardex.driver.events.ClusterEvents;
+import dev.shardex.driver.events.ClusterView;
+import dev.shardex.driver.events.ShardexTelemetry;
+import dev.shardex.driver.events.StatementTrace;
+import dev.shardex.driver.route.Fanout;
+import dev.shardex.driver.sql.RouteTemplate;
+import java.util.Set;
+import java.util.concurrent.TimeUnit;
+import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.BenchmarkMode;
+import org.openjdk.jmh.annotations.Fork;
+import org.openjdk.jmh.annotations.Level;
+import org.openjdk.jmh.annotations.Measurement;
+import org.openjdk.jmh.annotations.Mode;
+import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Param;
+import org.openjdk.jmh.annotations.Scope;
+import org.openjdk.jmh.annotations.Setup;
+import org.openjdk.jmh.annotations.State;
+import org.openjdk.jmh.annotations.TearDown;
+import org.openjdk.jmh.annotations.Warmup;
+
+/**
+ * The telemetry a one-shard statement sets off, alone (no server: the events the pipeline and
+ * the shard lease send, in their order): statement begins, is routed, takes and gives back one
+ * shard connection, ends. {@code none} is shardex.telemetry=none, {@code jmx} the default (the
+ * cluster's MBean counters and the slow-statement log), {@code micrometer} shardex-micrometer on a
+ * SimpleMeterRegistry with the slow log (shardex.telemetry=listeners). Run with {@code -prof gc}.
+ * The end-to-end figures (a statement against a real shard, per telemetry setting) are
+ * {@code ExecutionBenchmark}'s and {@code TelemetryCost}'s.
+ */
+@BenchmarkMode(Mode.AverageTime)
+@OutputTimeUnit(TimeUnit.NANOSECONDS)
+@Warmup(iterations = 3, time = 2)
+@Measurement(iterations = 5, time = 2)
+@Fork(value = 1, jvmArgsAppend = {"-Xmx512m", "-Dorg.slf4j.simpleLogger.defaultLogLevel=warn"})
+@State(Scope.Benchmark)
+public class TelemetryBenchmark {
+  @Param({"none", "jmx", "micrometer"})
+  public String telemetry;
+
+  private static final String SQL = "SELECT user_id, name FROM users WHERE user_id = ?";
+  private ClusterEvents events;
+  private final Connection session = new Connection();
+  private final Shard shard = new Shard(1, "jdbc:mysql://127.0.0.1:3306/shard1", ShardStatus.ONLINE, 1.0, 0);
+  private final Object lease = new Object();
+  private RouteTemplate template;
+  private AutoCloseable registration;
+
+  /** A logical connection's slot for its running statement, as ShardSession keeps it. */
+  static final class Connection implements ClusterEvents.Statements {
+    private StatementTrace trace;
+    private volatile StatementTrace running;
+
+    @Override
+    public StatementTrace running() {
+      return running;
+    }
+
+    @Override
+    public void running(StatementTrace t) {
+      running = t;
+    }
+
+    @Override
+    public StatementTrace trace(ClusterEvents e) {
+      if (trace == null) {
+        trace = new StatementTrace(e, this);
+      }
+      return trace;
+    }
+  }
+
+  /** A 4-shard cluster as telemetry sees it. */
+  static final class FourShards implements ClusterView {
+    private static final Set<Integer> SHARDS = Set.of(0, 1, 2, 3);
+
+    @Override
+    public String instance() {
+      return "bench";
+    }
+
+    @Override
+    public String name() {
+      return "bench-c1";
+    }
+
+    @Override
+    public String dbSystem() {
+      return "mariadb";
+    }
+
+    @Override
+    public Set<Integer> shardIds() {
+      return SHARDS;
+    }
+
+    @Override
+    public String serverAddress(int shard) {
+      return "127.0.0.1:3306";
+    }
+
+    @Override
+    public String poolName(int shard) {
+      return "shardex-bench-c1-shard-" + shard;
+    }
+
+    @Override
+    public HikariPoolMXBean pool(int shard) {
+      return null;
+    }
+
+    @Override
+    public DirectoryStats directory() {
+      return new DirectoryStats(new DirectoryStats.Keys(0, 0, 0), 0, 0, 0);
+    }
+  }
+
+  @Setup(Level.Trial)
+  public void start() throws Exception {
+    template = new dev.shardex.driver.sql.TemplateCache(100).plain("SELECT user_id, name FROM users WHERE user_id = 1")
+        .template();
+    if (telemetry.equals("micrometer")) {
+      registration = ShardexTelemetry.register(
+          new dev.shardex.micrometer.ShardexMetrics(new io.micrometer.core.instrument.simple.SimpleMeterRegistry()));
+    }
+    events = ClusterEvents.of(telemetry.equals("micrometer") ? "listeners" : telemetry, 1000, new FourShards());
+    events.open();
+  }
+
+  @TearDown(Level.Trial)
+  public void stop() throws Exception {
+    events.close();
+    if (registration != null) {
+      registration.close();
+    }
+  }
+
+  @Benchmark
+  public Object oneShardStatement() {
+    StatementTrace trace = events.begin(session, template, SQL);
+    StatementTrace running = session.running();
+    if (running != null) {
+      running.routed(Fanout.ONE, 1);
+    }
+    events.callStarted(running, shard, lease, null);
+    events.callEnded(shard, lease);
+    if (trace != null) {
+      trace.end();
+    }
+    return trace;
+  }
+
+  /**
+   * The same, as CPU time of the calling thread (machine load stretches JMH's wall-clock figures,
+   * hardly this): the settings take turns in blocks, median ns per statement of each.
+   * {@code -Dbench.main=dev.shardex.benchmarks.micro.TelemetryBenchmark -Dbench.skipJmh=true}.
+   */
+  public static void main(String[] args) throws Exception {
+    String[] modes = {"none", "jmx", "micrometer"};
+    TelemetryBenchmark[] b = new TelemetryBenchmark[modes.length];
+    for (int i = 0; i < modes.length; i++) {
+      b[i] = new TelemetryBenchmark();
+      b[i].telemetry = modes[i];
+      b[i].start();
+    }
+    var threads = java.lang.management.ManagementFactory.getThreadMXBean();
+    int rounds = 40;
+    int ops = 200_000;
+    double[][] ns = new double[modes.length][rounds];
+    for (int r = -10; r < rounds; r++) {
+      for (int k = 0; k < modes.length; k++) {
+        int i = (k + Math.max(r, 0)) % modes.length;
+        long t0 = threads.getCurrentThreadCpuTime();
+        for (int n = 0; n < ops; n++) {
+          b[i].oneShardStatement();
+        }
+        if (r >= 0) {
+          ns[i][r] = (threads.getCurrentThreadCpuTime() - t0) / (double) ops;
+        }
+      }
+    }
+    for (int i = 0; i < modes.length; i++) {
+      java.util.Arrays.sort(ns[i]);
+      System.out.printf(java.util.Locale.ROOT, "telemetry %-10s %7.1f ns CPU per one-shard statement (median of %d blocks)%n",
+          modes[i], ns[i][rounds / 2], rounds);
+      b[i].stop();
+    }
+    System.exit(0);
+  }
+}

@@ -1,0 +1,185 @@
+package dev.shardex.driver.events;
+
+import com.zaxxer.hikari.HikariConfig;
+import dev.shardex.directory.Shard;
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.Executor;
+
+/**
+ * Several listeners as one. Each event goes only to the listeners that override its method (the
+ * slow-statement log hears statement ends, not shard calls), so a listener that ignores the
+ * per-call events costs nothing there. Each listener gets its own state back: as it is when it is
+ * the only one that hears that kind of event, else in an {@code Object[]} (one slot per
+ * listener) made only when some listener returned a state.
+ */
+final class Listeners implements ShardexListener {
+  private final ShardexListener[] all;
+  private final boolean[] statements;
+  private final boolean[] calls;
+  /** The one listener that hears statements (or shard calls), or -1 when several do. */
+  private final int onlyStatements;
+  private final int onlyCalls;
+
+  private Listeners(ShardexListener[] all) {
+    this.all = all;
+    this.statements = new boolean[all.length];
+    this.calls = new boolean[all.length];
+    for (int i = 0; i < all.length; i++) {
+      statements[i] = overrides(all[i], "statementStarted", StatementView.class)
+          || overrides(all[i], "statementEnded", StatementView.class, Object.class);
+      calls[i] = overrides(all[i], "shardCallStarted", ClusterView.class, StatementView.class, Object.class, Shard.class)
+          || overrides(all[i], "shardCallFailed", ClusterView.class, Object.class, Shard.class, SQLException.class)
+          || overrides(all[i], "shardCallEnded", ClusterView.class, Object.class, Shard.class);
+    }
+    onlyStatements = only(statements);
+    onlyCalls = only(calls);
+  }
+
+  private static int only(boolean[] hears) {
+    int found = -1;
+    for (int i = 0; i < hears.length; i++) {
+      if (hears[i]) {
+        if (found >= 0) {
+          return -1;
+        }
+        found = i;
+      }
+    }
+    return found;
+  }
+
+  private static boolean overrides(ShardexListener l, String method, Class<?>... types) {
+    try {
+      return l.getClass().getMethod(method, types).getDeclaringClass() != ShardexListener.class;
+    } catch (NoSuchMethodException e) {
+      return true;
+    }
+  }
+
+  /** The listener in effect for a cluster: its own and the registered ones; null when none. */
+  static ShardexListener of(List<ShardexListener> own, ShardexListener[] registered) {
+    List<ShardexListener> list = new ArrayList<>(own);
+    list.addAll(List.of(registered));
+    return list.isEmpty() ? null : list.size() == 1 ? list.get(0) : new Listeners(list.toArray(new ShardexListener[0]));
+  }
+
+  @Override
+  public void clusterOpened(ClusterView cluster) {
+    for (ShardexListener l : all) {
+      l.clusterOpened(cluster);
+    }
+  }
+
+  @Override
+  public void clusterClosed(ClusterView cluster) {
+    for (ShardexListener l : all) {
+      l.clusterClosed(cluster);
+    }
+  }
+
+  @Override
+  public void poolCreating(ClusterView cluster, int shard, HikariConfig config) {
+    for (ShardexListener l : all) {
+      l.poolCreating(cluster, shard, config);
+    }
+  }
+
+  @Override
+  public Executor fanout(Executor pool) {
+    Executor e = pool;
+    for (ShardexListener l : all) {
+      e = l.fanout(e);
+    }
+    return e;
+  }
+
+  @Override
+  public Object statementStarted(StatementView statement) {
+    if (onlyStatements >= 0) {
+      return all[onlyStatements].statementStarted(statement);
+    }
+    Object[] states = null;
+    for (int i = 0; i < all.length; i++) {
+      if (statements[i]) {
+        states = keep(states, i, all[i].statementStarted(statement));
+      }
+    }
+    return states;
+  }
+
+  /** The states so far with this listener's: made on the first state that is not null. */
+  private Object[] keep(Object[] states, int i, Object state) {
+    if (state == null) {
+      return states;
+    }
+    Object[] s = states == null ? new Object[all.length] : states;
+    s[i] = state;
+    return s;
+  }
+
+  /** Listener i's state among {@code states}: the state itself when {@code only} is i, else its slot. */
+  private static Object at(Object states, int i, int only) {
+    if (only >= 0) {
+      return only == i ? states : null;
+    }
+    return states == null ? null : ((Object[]) states)[i];
+  }
+
+  @Override
+  public void statementEnded(StatementView statement, Object started) {
+    for (int i = 0; i < all.length; i++) {
+      if (statements[i]) {
+        all[i].statementEnded(statement, at(started, i, onlyStatements));
+      }
+    }
+  }
+
+  @Override
+  public Object shardCallStarted(ClusterView cluster, StatementView statement, Object started, Shard shard) {
+    if (onlyCalls >= 0) {
+      return all[onlyCalls].shardCallStarted(cluster, statement, at(started, onlyCalls, onlyStatements), shard);
+    }
+    Object[] states = null;
+    for (int i = 0; i < all.length; i++) {
+      if (calls[i]) {
+        states = keep(states, i, all[i].shardCallStarted(cluster, statement, at(started, i, onlyStatements), shard));
+      }
+    }
+    return states;
+  }
+
+  @Override
+  public void shardCallFailed(ClusterView cluster, Object call, Shard shard, SQLException error) {
+    for (int i = 0; i < all.length; i++) {
+      if (calls[i]) {
+        all[i].shardCallFailed(cluster, at(call, i, onlyCalls), shard, error);
+      }
+    }
+  }
+
+  @Override
+  public void shardCallEnded(ClusterView cluster, Object call, Shard shard) {
+    for (int i = 0; i < all.length; i++) {
+      if (calls[i]) {
+        all[i].shardCallEnded(cluster, at(call, i, onlyCalls), shard);
+      }
+    }
+  }
+
+  @Override
+  public void transactionEnded(ClusterView cluster, String mode, int shards, TransactionOutcome outcome,
+      SQLException error, long nanos) {
+    for (ShardexListener l : all) {
+      l.transactionEnded(cluster, mode, shards, outcome, error, nanos);
+    }
+  }
+
+  @Override
+  public void recovered(ClusterView cluster, int committed, int rolledBack) {
+    for (ShardexListener l : all) {
+      l.recovered(cluster, committed, rolledBack);
+    }
+  }
+}

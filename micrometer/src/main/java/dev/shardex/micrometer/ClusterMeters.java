@@ -1,0 +1,149 @@
+package dev.shardex.micrometer;
+
+import dev.shardex.driver.events.ClusterView;
+import dev.shardex.driver.events.ErrorTypes;
+import dev.shardex.driver.events.RouteKind;
+import dev.shardex.driver.events.StatementOutcome;
+import dev.shardex.driver.events.StatementView;
+import dev.shardex.driver.events.TransactionOutcome;
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.DistributionSummary;
+import io.micrometer.core.instrument.FunctionCounter;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.Meter;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Tags;
+import io.micrometer.core.instrument.Timer;
+import java.sql.SQLException;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReferenceArray;
+
+/**
+ * One cluster's meters. Each is built the first time its tags occur and kept in a map or array
+ * keyed by what the event already holds (an enum ordinal, a shard id, an interned SHX id), so
+ * recording never builds a meter id.
+ */
+final class ClusterMeters {
+  private static final int ROUTES = RouteKind.values().length;
+  private static final int OUTCOMES = StatementOutcome.values().length;
+
+  private final MeterRegistry registry;
+  private final ClusterView view;
+  private final Tags cluster;
+  private final List<Meter> meters = new CopyOnWriteArrayList<>();
+  private final Map<String, Timer[]> statements = new ConcurrentHashMap<>();
+  private final DistributionSummary[] fanout = new DistributionSummary[ROUTES];
+  private final Map<String, Counter> refusals = new ConcurrentHashMap<>();
+  private final Map<String, Counter> errors = new ConcurrentHashMap<>();
+  /** By shard id (ids past the end share the last slot; no catalog comes near). */
+  private final AtomicReferenceArray<Timer> shardCalls = new AtomicReferenceArray<>(4096);
+  private final Map<String, Counter> shardErrors = new ConcurrentHashMap<>();
+  private final Map<String, Timer> transactions = new ConcurrentHashMap<>();
+  private final Counter recoveredCommit;
+  private final Counter recoveredRollback;
+
+  ClusterMeters(MeterRegistry registry, ClusterView view) {
+    this.registry = registry;
+    this.view = view;
+    this.cluster = Tags.of("cluster", view.name());
+    for (RouteKind r : RouteKind.values()) {
+      fanout[r.ordinal()] = keep(DistributionSummary.builder(MeterNames.FANOUT).baseUnit("shards")
+          .description("Shard calls per logical statement").tags(cluster).tag("route", r.tag()).register(registry));
+    }
+    recoveredCommit = keep(Counter.builder(MeterNames.RECOVERED).tags(cluster).tag("action", "commit").register(registry));
+    recoveredRollback = keep(Counter.builder(MeterNames.RECOVERED).tags(cluster).tag("action", "rollback").register(registry));
+    keep(Gauge.builder(MeterNames.LEASE_AGE, view, v -> Math.max(0, v.directory().leaseAgeMillis()) / 1000.0)
+        .baseUnit("seconds").description("Since the last successful directory poll began; writes stop at shardex.leaseMs")
+        .tags(cluster).register(registry));
+    keep(Gauge.builder(MeterNames.APPLIED_CHANGE, view, v -> v.directory().appliedChange()).tags(cluster).register(registry));
+    keep(Gauge.builder(MeterNames.KEYS_MOVING, view, v -> v.directory().keysMoving()).tags(cluster).register(registry));
+    Tags keys = cluster.and("cache", "shardex.keys");
+    keep(FunctionCounter.builder(MeterNames.CACHE_GETS, view, v -> v.directory().keys().hits()).tags(keys)
+        .tag("result", "hit").register(registry));
+    keep(FunctionCounter.builder(MeterNames.CACHE_GETS, view, v -> v.directory().keys().misses()).tags(keys)
+        .tag("result", "miss").register(registry));
+    keep(Gauge.builder(MeterNames.CACHE_SIZE, view, v -> v.directory().keys().size()).tags(keys).register(registry));
+  }
+
+  ClusterView view() {
+    return view;
+  }
+
+  private <M extends Meter> M keep(M meter) {
+    meters.add(meter);
+    return meter;
+  }
+
+  void statement(StatementView s) {
+    int at = s.route().ordinal() * OUTCOMES + s.outcome().ordinal();
+    Timer[] byOperation = statements.get(s.operation());
+    if (byOperation == null) {
+      byOperation = statements.computeIfAbsent(s.operation(), op -> new Timer[ROUTES * OUTCOMES]);
+    }
+    Timer t = byOperation[at];
+    if (t == null) {
+      t = keep(Timer.builder(MeterNames.STATEMENTS).description("Logical statements, as the application sees them")
+          .tags(cluster).tag("operation", s.operation().toLowerCase(Locale.ROOT)).tag("route", s.route().tag())
+          .tag("outcome", s.outcome().tag()).register(registry));
+      byOperation[at] = t; // a race registers the same meter twice: the registry returns the first
+    }
+    t.record(s.elapsedNanos(), TimeUnit.NANOSECONDS);
+    fanout[s.route().ordinal()].record(s.shardCalls());
+    if (s.outcome() == StatementOutcome.REFUSED) {
+      count(refusals, MeterNames.REFUSALS, s.errorType());
+    } else if (s.outcome() == StatementOutcome.ERROR) {
+      count(errors, MeterNames.ERRORS, s.errorType());
+    }
+  }
+
+  private void count(Map<String, Counter> by, String name, String type) {
+    Counter c = by.get(type);
+    if (c == null) {
+      c = by.computeIfAbsent(type, k -> keep(Counter.builder(name).tags(cluster).tag("error.type", k).register(registry)));
+    }
+    c.increment();
+  }
+
+  void shardCall(int shard, long nanos) {
+    int at = Math.min(Math.max(shard, 0), shardCalls.length() - 1);
+    Timer t = shardCalls.get(at);
+    if (t == null) {
+      t = Timer.builder(MeterNames.SHARD_CALLS).description("From taking a shard connection to giving it back")
+          .tags(cluster).tag("shard", Integer.toString(shard)).register(registry);
+      if (shardCalls.compareAndSet(at, null, t)) {
+        keep(t);
+      }
+    }
+    t.record(nanos, TimeUnit.NANOSECONDS);
+  }
+
+  void shardError(int shard, SQLException error) {
+    if (ErrorTypes.shardHealth(error)) {
+      String type = ErrorTypes.of(error);
+      shardErrors.computeIfAbsent(shard + "|" + type, k -> keep(Counter.builder(MeterNames.SHARD_ERRORS).tags(cluster)
+          .tag("shard", Integer.toString(shard)).tag("error.type", type).register(registry))).increment();
+    }
+  }
+
+  void transaction(String mode, int shards, TransactionOutcome outcome, long nanos) {
+    String scope = shards > 1 ? "multi_shard" : "one_shard";
+    transactions.computeIfAbsent(mode + "|" + scope + "|" + outcome.tag(), k -> keep(Timer.builder(MeterNames.TRANSACTIONS)
+        .description("The end (commit or rollback) of transactions that ran on a shard").tags(cluster).tag("mode", mode)
+        .tag("scope", scope).tag("outcome", outcome.tag()).register(registry))).record(nanos, TimeUnit.NANOSECONDS);
+  }
+
+  void recovered(int committed, int rolledBack) {
+    recoveredCommit.increment(committed);
+    recoveredRollback.increment(rolledBack);
+  }
+
+  void remove() {
+    meters.forEach(registry::remove);
+    meters.clear();
+  }
+}

@@ -1,0 +1,87 @@
+package dev.shardex.micrometer;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.HashMap;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/** The meters a dashboard reads, after real statements on a 4-shard sandbox, from Micrometer's SimpleMeterRegistry. */
+class ShardexMetricsTest {
+  private static final String URL = "jdbc:shardex:sandbox:micrometer?shards=4&shardex.instance=mm";
+
+  private static void query(Statement s, String sql) throws SQLException {
+    try (ResultSet rs = s.executeQuery(sql)) {
+      assertTrue(rs.next(), sql);
+    }
+  }
+
+  /** Shard -> a key placed on it (keys 1..n inserted until every shard has one). */
+  private static Map<Integer, Long> keysByShard(Connection c, Statement s) throws SQLException {
+    Map<Integer, Long> keys = new HashMap<>();
+    for (long u = 1; keys.size() < 4 && u < 200; u++) {
+      s.executeUpdate("REPLACE INTO mm_rows (user_id, v) VALUES (" + u + ", 1)");
+      try (ResultSet rs = s.executeQuery("EXPLAIN ROUTE SELECT v FROM mm_rows WHERE user_id = " + u)) {
+        rs.next();
+        keys.putIfAbsent(rs.getInt(1), u);
+      }
+    }
+    return keys;
+  }
+
+  @Test
+  void aOneShardStatementAScatterARefusalAShardErrorAndACrossShardCommitShowUp() throws Exception {
+    SimpleMeterRegistry registry = new SimpleMeterRegistry();
+    try (AutoCloseable installed = ShardexMetrics.install(registry);
+        Connection c = DriverManager.getConnection(URL); Statement s = c.createStatement()) {
+      s.execute("/* shardex:sharded key=user_id */ CREATE TABLE IF NOT EXISTS mm_rows (user_id BIGINT PRIMARY KEY, v INT)");
+      Map<Integer, Long> keys = keysByShard(c, s);
+      String cluster = registry.get(MeterNames.STATEMENTS).meters().iterator().next().getId().getTag("cluster");
+      assertTrue(cluster.matches("mm-c\\d+"), cluster);
+
+      query(s, "SELECT v FROM mm_rows WHERE user_id = " + keys.get(2));
+      query(s, "SELECT v FROM mm_rows WHERE v > 0");
+      SQLException refused = assertThrows(SQLException.class, () -> s.executeUpdate("DELETE FROM mm_rows"));
+      assertTrue(refused.getMessage().contains("SHX1201"), refused.getMessage());
+      assertThrows(SQLException.class, () -> s.executeQuery("SELECT nope FROM mm_rows WHERE user_id = 1"));
+      c.setAutoCommit(false);
+      s.executeUpdate("UPDATE mm_rows SET v = v + 1 WHERE user_id = " + keys.get(0));
+      s.executeUpdate("UPDATE mm_rows SET v = v + 1 WHERE user_id = " + keys.get(1));
+      c.commit();
+      c.setAutoCommit(true);
+
+      assertEquals(1, registry.get(MeterNames.STATEMENTS).tags("operation", "select", "route", "one_shard", "outcome", "ok")
+          .timer().count(), "EXPLAIN ROUTE is counted apart (operation explain_route, route local)");
+      assertEquals(1, registry.get(MeterNames.STATEMENTS).tags("operation", "select", "route", "all", "outcome", "ok")
+          .timer().count());
+      assertEquals(1, registry.get(MeterNames.STATEMENTS).tags("operation", "delete", "outcome", "refused").timer().count());
+      assertEquals(1, registry.get(MeterNames.STATEMENTS).tags("operation", "select", "outcome", "error").timer().count());
+      assertEquals(1, registry.get(MeterNames.REFUSALS).tag("error.type", "SHX1201").counter().count());
+      assertEquals(1, registry.get(MeterNames.ERRORS).tag("error.type", "1054").counter().count());
+      var everywhere = registry.get(MeterNames.FANOUT).tag("route", "all").summary();
+      assertEquals(2, everywhere.count(), "the CREATE TABLE and the scatter");
+      assertEquals(8, everywhere.totalAmount(), "4 shards each");
+      assertEquals(1, registry.get(MeterNames.TRANSACTIONS)
+          .tags("mode", "atomic", "scope", "multi_shard", "outcome", "committed").timer().count());
+      assertTrue(registry.get(MeterNames.SHARD_CALLS).tag("shard", "2").timer().count() >= 2);
+      assertNull(registry.find(MeterNames.SHARD_ERRORS).meter(), "an unknown column is the client's error, not the shard's");
+      assertTrue(registry.get(MeterNames.CACHE_GETS).tag("result", "hit").functionCounter().count() >= 1);
+      assertTrue(registry.get(MeterNames.LEASE_AGE).gauge().value() < 2.0);
+      for (int shard = 0; shard < 4; shard++) {
+        var pool = registry.get("hikaricp.connections").tags("shard", Integer.toString(shard), "cluster", cluster).gauge();
+        assertTrue(pool.value() >= 1, "shard " + shard + "'s pool reports with its shard tag");
+        assertEquals("shardex-" + cluster + "-shard-" + shard, pool.getId().getTag("pool"));
+      }
+    }
+    assertNull(registry.find(MeterNames.STATEMENTS).meter(), "closing the registration removes the cluster's meters");
+  }
+}

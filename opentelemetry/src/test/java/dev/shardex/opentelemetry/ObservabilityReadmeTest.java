@@ -1,0 +1,23 @@
+package dev.shardex.opentelemetry;
+
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.opentelemetry.api.common.AttributeKey;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+
+/** The README's Observability section lists every span attribute and the histogram. */
+class ObservabilityReadmeTest {
+  @Test
+  void everyAttributeIsListed() throws Exception {
+    String readme = Files.readString(Path.of("..", "README.md"));
+    int start = readme.indexOf("\n## Observability\n");
+    assertTrue(start >= 0, "README has an Observability section");
+    String section = readme.substring(start, readme.indexOf("\n## ", start + 5));
+    for (AttributeKey<?> key : SemanticAttributes.ALL) {
+      assertTrue(section.contains("`" + key.getKey() + "`"), "Observability lacks the attribute " + key.getKey());
+    }
+    assertTrue(section.contains("`" + SemanticAttributes.OPERATION_DURATION + "`"));
+  }
+}
