@@ -6,28 +6,19 @@ import dev.shardex.driver.execute.LookupWrites;
 import dev.shardex.driver.execute.Outcome;
 import dev.shardex.driver.execute.ShardCall;
 import dev.shardex.driver.execute.ShardSession;
-import dev.shardex.driver.execute.Metrics;
-import dev.shardex.driver.merge.InMemoryResults;
-import dev.shardex.driver.plan.Explain;
 import dev.shardex.driver.plan.Operator;
-import dev.shardex.driver.plan.Route;
 import dev.shardex.driver.plan.Runner;
 import dev.shardex.driver.route.Fanout;
 import dev.shardex.driver.route.LookupRoute;
 import dev.shardex.driver.route.RouteContext;
 import dev.shardex.driver.route.RoutePlan;
 import dev.shardex.driver.route.Router;
-import dev.shardex.driver.sql.Analysis;
-import dev.shardex.driver.sql.Analyzer;
 import dev.shardex.driver.sql.RouteTemplate;
 import dev.shardex.driver.sql.SqlLexer;
 import dev.shardex.driver.sql.StatementType;
 import java.sql.SQLException;
 import java.sql.SQLWarning;
 import java.sql.Statement;
-import java.sql.Types;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.regex.Matcher;
 
 /**
@@ -35,7 +26,7 @@ import java.util.regex.Matcher;
  * route ({@link Router}) -> plan (a single-step plan needs none; a merged read or a cross-shard
  * join becomes an operator tree, {@link MergedQuery}, {@link JoinQuery}) -> run ({@link Runner}). The statements the driver answers itself
  * (USE, SET, BEGIN/COMMIT/ROLLBACK, EXPLAIN ROUTE) and DDL's catalog effects are handled here too
- * (EXPLAIN of a statement in {@link ExplainQuery});
+ * (EXPLAIN of a statement in {@link ExplainQuery}, EXPLAIN [ANALYZE] ROUTE in {@link ExplainRoute});
  * the JDBC classes only translate calls into {@link #run}.
  */
 final class Pipeline {
@@ -105,7 +96,7 @@ final class Pipeline {
       case TRANSACTION:
         return counted(transaction(SessionStatements.body(sql), call, owner));
       case EXPLAIN_ROUTE:
-        Outcome explained = explainUnsent(sql, owner);
+        Outcome explained = new ExplainRoute(connection, cluster, session, this).run(sql, owner);
         session.values().selectedUncounted(sql, ValueTracking.NOT_CALC, ValueTracking.COUNT_ROWS);
         return explained;
       case EXPLAIN:
@@ -238,7 +229,7 @@ final class Pipeline {
    * WITH ROLLUP, window functions, aggregates inside expressions) is run whole by one shard over the
    * rows, when they fit shardex.maxMergeRows ({@link JoinQuery#pushed}).
    */
-  private Operator merged(RoutePlan plan, Object[] values, MergeSource merge, Statement owner, SessionReads reads,
+  Operator merged(RoutePlan plan, Object[] values, MergeSource merge, Statement owner, SessionReads reads,
       JoinQuery joins) throws SQLException {
     try {
       return new MergedQuery(cluster, session).plan(plan, values, merge, owner, reads);
@@ -325,77 +316,5 @@ final class Pipeline {
           cluster.fanout());
     }
     return Outcome.count(0, null);
-  }
-
-  /**
-   * EXPLAIN ROUTE runs nothing on a shard (it may read a table's columns there), so a failure says
-   * so; EXPLAIN ANALYZE ROUTE runs the SELECT and gives each step's figures.
-   */
-  private Outcome explainUnsent(String sql, Statement owner) throws SQLException {
-    String analysed = Analyzer.analysed(sql);
-    if (analysed != null) {
-      return analyse(analysed, owner);
-    }
-    try {
-      return explain(Analyzer.explained(sql));
-    } catch (RuntimeException | StackOverflowError e) {
-      throw Jdbc.unsent(sql, e);
-    }
-  }
-
-  private Outcome explain(String explained) throws SQLException {
-    Analysis a = cluster.templates().plain(explained);
-    String inner = explained;
-    if (a.template().readsSession()) {
-      inner = connection.withSessionValues(explained); // routed as it would run now
-      a = cluster.templates().plain(inner);
-    }
-    List<Object[]> rows = new ArrayList<>();
-    switch (a.template().type()) {
-      case SESSION, TRANSACTION, EXPLAIN_ROUTE -> rows.add(new Object[] {null, inner, null, "1", "run by the driver itself", "0"});
-      default -> rows.addAll(Explain.rows(tree(a, inner, null), a.literals()));
-    }
-    return table(Explain.COLUMNS, rows);
-  }
-
-  /** The operator tree a statement would run, routed as it would run now. */
-  private Operator tree(Analysis a, String inner, Statement owner) throws SQLException {
-    RoutePlan plan = Router.route(a.template(), a.literals(),
-        cluster.routeContext(session.transactionShard(), session.heldGuards()).explaining());
-    if (plan.fanout() == Fanout.JOIN) {
-      return new JoinQuery(cluster, session, this).plan(a.template(), a.text(), a.literals());
-    }
-    if (plan.fanout() == Fanout.MERGE) {
-      return merged(plan, a.literals(), MergeSource.literals(a.text(), a.literals()), owner, null,
-          new JoinQuery(cluster, session, this));
-    }
-    return new Route(plan, inner, new BoundCall(inner, null, null));
-  }
-
-  /** Runs a SELECT through its tree with the runner counting, and returns each node's figures. */
-  private Outcome analyse(String sql, Statement owner) throws SQLException {
-    Analysis a = cluster.templates().plain(sql);
-    if (a.template().type() != StatementType.SELECT || a.template().readsSession()) {
-      throw ShardexError.UNSUPPORTED.exception("EXPLAIN ANALYZE ROUTE of '" + SqlLexer.abbreviate(sql) + "'",
-          "it runs the statement, so it takes a SELECT that reads no session value; use EXPLAIN ROUTE for the others");
-    }
-    Operator root = tree(a, sql, owner);
-    Metrics shared = session.metrics();
-    session.metrics(Metrics.within(shared)); // this statement's own round trips, still counted in the cluster's
-    try {
-      Runner run = new Runner(session, cluster.fanout(), owner, a.literals(), cluster.config().maxMergeRows(),
-          new JoinQuery(cluster, session, this).steps(owner), true);
-      return table(Explain.ANALYSED, Explain.analyse(root, run));
-    } finally {
-      session.metrics(shared);
-    }
-  }
-
-  private static Outcome table(List<String> columns, List<Object[]> rows) throws SQLException {
-    List<Integer> types = new ArrayList<>();
-    for (String c : columns) {
-      types.add(c.equals("shard_id") || c.equals("rows") ? Types.BIGINT : Types.VARCHAR);
-    }
-    return new Outcome(InMemoryResults.of(columns, types, rows), -1, null);
   }
 }
