@@ -92,7 +92,7 @@ final class CliSession implements AutoCloseable {
       // Connector/J itself, not DriverManager: a shard connection must never be a shardex one.
       Connection c = new com.mysql.cj.jdbc.Driver().connect(url, props);
       if (c == null) {
-        throw new SQLException("Connector/J does not accept the URL", "08001");
+        throw ShardexError.BAD_URL.exception("Connector/J does not accept the URL " + dev.shardex.directory.Redact.url(url));
       }
       return c;
     } catch (SQLException e) {

@@ -9,7 +9,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.TreeMap;
-import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * One driver instance's view of the directory: the catalog and the key map, cached, kept fresh by
@@ -174,7 +173,7 @@ public final class Directory implements AutoCloseable {
       return e;
     }
     for (Throwable t = e; t != null; t = t.getCause()) {
-      if (t instanceof SQLException sql && "28000".equals(sql.getSQLState())) {
+      if (t instanceof SQLException sql && ErrorKind.accessDenied(sql)) {
         return sql;
       }
     }

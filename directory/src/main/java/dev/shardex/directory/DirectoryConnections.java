@@ -53,7 +53,7 @@ final class DirectoryConnections implements DataSource {
     }
     Connection fresh = d.connect(url, login);
     if (fresh == null) {
-      throw new SQLException("no JDBC driver accepts " + Redact.url(url), "08001");
+      throw ShardexError.BAD_URL.exception("no JDBC driver accepts " + Redact.url(url));
     }
     return fresh;
   }
@@ -79,7 +79,7 @@ final class DirectoryConnections implements DataSource {
 
   @Override
   public Connection getConnection(String username, String password) throws SQLException {
-    throw new SQLFeatureNotSupportedException("the directory pool's credentials are fixed");
+    throw ShardexError.JDBC_UNSUPPORTED.featureNotSupported("getConnection(user, password) on the directory pool", "its credentials are fixed");
   }
 
   @Override
@@ -108,7 +108,7 @@ final class DirectoryConnections implements DataSource {
 
   @Override
   public Logger getParentLogger() throws SQLFeatureNotSupportedException {
-    throw new SQLFeatureNotSupportedException("logs through SLF4J");
+    throw ShardexError.JDBC_UNSUPPORTED.featureNotSupported("getParentLogger", "the directory pool logs through SLF4J");
   }
 
   @Override
@@ -116,7 +116,7 @@ final class DirectoryConnections implements DataSource {
     if (iface.isInstance(this)) {
       return iface.cast(this);
     }
-    throw new SQLException("not a wrapper for " + iface.getName());
+    throw ShardexError.NOT_A_WRAPPER.exception(iface.getName());
   }
 
   @Override

@@ -190,7 +190,7 @@ public final class DirectorySchema {
       try (Statement s = connection.createStatement()) {
         s.execute(column[1]);
       } catch (SQLException e) {
-        if (e.getErrorCode() != 1060 && e.getErrorCode() != 1061) { // duplicate column / key name
+        if (ErrorKind.server(e) != MysqlError.DUPLICATE_COLUMN && ErrorKind.server(e) != MysqlError.DUPLICATE_KEY_NAME) {
           throw e;
         }
       }

@@ -531,17 +531,12 @@ public final class DirectoryStore {
     T map(ResultSet rs) throws SQLException;
   }
 
-  /** Runs the work in one transaction, retried (up to 3 times) when MySQL picks it as a deadlock victim. */
+  /** Runs the work in one transaction, run again by {@link Retry}'s policy when MySQL picks it as a deadlock victim. */
   public <T> T inTransaction(Work<T> work) throws SQLException {
-    for (int attempt = 1; ; attempt++) {
-      try {
-        return inTransactionOnce(work);
-      } catch (SQLException e) {
-        boolean deadlock = "40001".equals(e.getSQLState()) || e.getErrorCode() == 1213;
-        if (!deadlock || attempt >= 3) {
-          throw named(e);
-        }
-      }
+    try {
+      return Retry.onDeadlock(() -> inTransactionOnce(work));
+    } catch (SQLException e) {
+      throw named(e);
     }
   }
 

@@ -71,7 +71,7 @@ final class HiddenRows {
     try {
       loadJournal(store);
     } catch (SQLException e) {
-      if (e.getErrorCode() != 1146) { // no move journal yet: nothing is moving
+      if (ErrorKind.server(e) != MysqlError.NO_SUCH_TABLE) { // no move journal yet: nothing is moving
         throw e;
       }
     }

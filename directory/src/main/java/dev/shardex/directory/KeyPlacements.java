@@ -226,10 +226,7 @@ final class KeyPlacements {
     try {
       return call.run();
     } catch (SQLException e) {
-      String state = e.getSQLState();
-      boolean lost = (state != null && state.startsWith("08")) || e instanceof java.sql.SQLTransientConnectionException
-          || e.getClass().getName().endsWith("CommunicationsException");
-      throw lost ? Directory.unreachable(e, displayUrl, null) : e;
+      throw ErrorKind.of(e).unreachable() ? Directory.unreachable(e, displayUrl, null) : e;
     }
   }
 

@@ -161,16 +161,14 @@ public final class LookupClaim implements AutoCloseable {
       locks.grant();
       return added;
     } catch (SQLException e) {
-      if (e.getErrorCode() == DUPLICATE) {
+      if (ErrorKind.server(e) == MysqlError.DUPLICATE_ENTRY) {
         locks.grant(); // k was computed, so every lock was granted
         return 0;
       }
-      throw e.getErrorCode() == NOT_NULL ? locks.timedOut() : e;
+      throw ErrorKind.server(e) == MysqlError.NOT_NULL ? locks.timedOut() : e;
     }
   }
 
-  private static final int DUPLICATE = 1062;
-  private static final int NOT_NULL = 1048;
 
   private List<Integer> held(Lookup l, List<String> vs, List<String> ks) throws SQLException {
     List<Integer> clashes = new java.util.ArrayList<>();

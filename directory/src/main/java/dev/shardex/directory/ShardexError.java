@@ -72,6 +72,9 @@ public enum ShardexError {
   MOVE_BUSY("SHX1605", SqlState.IN_USE, "move %d is being run by another process; wait for it, or check 'shardex moves list'"),
   SHARD_NOT_EMPTY("SHX1606", SqlState.WRONG_STATE, "shard %d still holds %s; move them off first ('shardex users move --from %d --count N --to M', or set its weight to 0 and run 'shardex rebalance apply')"),
   UNKNOWN_MOVE("SHX1607", SqlState.SYNTAX, "%s"),
+  CAPTURE_LOCK("SHX1609", SqlState.TIMEOUT, "the change-capture lock on source shard %s was not granted within 30 s: another move is starting or ending its capture there; retry the move"),
+  MOVES_INTERRUPTED("SHX1610", SqlState.INTERRUPTED, "interrupted while running moves; the journal keeps each move's step: 'shardex moves resume' finishes them"),
+  MOVE_FAILED("SHX1611", SqlState.GENERAL, "a move failed unexpectedly: %s; the journal keeps its step: 'shardex moves list' shows it"),
   LOOKUP_CONFLICT("SHX1608", SqlState.INTEGRITY, "lookup %s.%s is unique but value '%s' is held by key %s on shard %d and key %s on shard %d; the backfill left the first entry: make the rows unique, then run 'shardex lookups build' for it again"),
   // 07 / 24 / 3B / HY: a JDBC call the application made out of order (its connection stays healthy)
   USED_AFTER_CLOSE("SHX1701", SqlState.SEQUENCE, "%s is closed: create a new one from the connection, which stays open"),
@@ -86,7 +89,17 @@ public enum ShardexError {
   NEEDS_TRANSACTION("SHX1710", SqlState.SAVEPOINT, "%s needs a transaction: call setAutoCommit(false) first"),
   NO_SUCH_SAVEPOINT("SHX1711", SqlState.SAVEPOINT, "savepoint %s does not exist in this transaction"),
   BAD_URL("SHX1712", SqlState.CANNOT_CONNECT, "%s"),
-  SHARD_READ_FAILED("SHX1713", SqlState.GENERAL, "a shard read failed: %s");
+  SHARD_READ_FAILED("SHX1713", SqlState.GENERAL, "a shard read failed: %s"),
+  PARAMETER_UNBOUND("SHX1714", SqlState.PARAMETER_NOT_SET, "parameter %d of '%s' is not set"),
+  PARAMETER_RANGE("SHX1715", SqlState.BAD_INDEX, "parameter index out of range (%d %s)"),
+  NOT_A_NUMBER("SHX1716", SqlState.NUMERIC_RANGE, "parameter %d: '%s' is not a valid numeric or approximate numeric value"),
+  LOB_FREED("SHX1717", SqlState.SEQUENCE, "the %s was freed: create a new one from the connection"),
+  LOB_POSITION("SHX1718", SqlState.NUMERIC_RANGE, "position %d is outside the %s (length %d)"),
+  NULL_SQL("SHX1719", SqlState.SYNTAX, "the SQL text is null"),
+  JDBC_UNSUPPORTED("SHX1720", SqlState.REFUSED, "%s is not supported: %s"),
+  // HY / 3D / 55: shardex analyze's inputs
+  ANALYZE_NO_DATABASE("SHX1801", SqlState.NO_DATABASE, "the schema URL %s names no database: end it with /DATABASE"),
+  ANALYZE_NO_DIGESTS("SHX1802", SqlState.WRONG_STATE, "performance_schema is off on this server, so its digest table is empty: start it with --performance-schema=ON (MariaDB's default is OFF), run the application, then analyze again");
 
   private final String id;
   private final SqlState sqlState;
@@ -127,6 +140,11 @@ public enum ShardexError {
 
   public SQLException exception(Object... args) {
     return withCause(null, args);
+  }
+
+  /** This entry's exception where JDBC requires SQLFeatureNotSupportedException (an entry of SQLState class 0A). */
+  public java.sql.SQLFeatureNotSupportedException featureNotSupported(Object... args) {
+    return (java.sql.SQLFeatureNotSupportedException) exception(args);
   }
 
   /**

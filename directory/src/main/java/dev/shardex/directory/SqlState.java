@@ -17,6 +17,8 @@ public enum SqlState {
   CONNECTION_CLOSED("08003"),
   /** 0AS00: a statement Shardex refuses by its rules; the connection stays healthy. */
   REFUSED("0AS00"),
+  /** 22003: a number out of range (a NaN or infinite parameter, a LOB position). */
+  NUMERIC_RANGE("22003"),
   /** 22004: a NULL where a value is needed (the shard key). */
   NULL_VALUE("22004"),
   /** 22018: a value that is not of the key's type. */
@@ -31,6 +33,8 @@ public enum SqlState {
   ACCESS_DENIED("28000"),
   /** 3B001: a savepoint that does not exist, or one outside a transaction. */
   SAVEPOINT("3B001"),
+  /** 3D000: no database named (an analyze schema URL without one). */
+  NO_DATABASE("3D000"),
   /** 40000: the transaction was rolled back. */
   ROLLED_BACK("40000"),
   /** 42000: the statement's text (syntax, hints, declarations). */
@@ -47,6 +51,8 @@ public enum SqlState {
   CANCELLED("70100"),
   /** HY000: a general error, named by the Shardex id in the message. */
   GENERAL("HY000"),
+  /** HY008: an operation cancelled (a thread interrupted while it waited). */
+  INTERRUPTED("HY008"),
   /** HY010: a JDBC call out of order (an object used after close). */
   SEQUENCE("HY010"),
   /** HY024: an option with an invalid value. */

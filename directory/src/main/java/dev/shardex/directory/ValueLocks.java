@@ -4,7 +4,6 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
-import java.sql.SQLTransactionRollbackException;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
@@ -153,9 +152,8 @@ final class ValueLocks {
     Lookup l = names.get(0).lookup();
     String values = names.stream().limit(3).map(n -> "'" + n.v() + "'").collect(java.util.stream.Collectors.joining(", "))
         + (names.size() > 3 ? ", ..." : "");
-    return new SQLTransactionRollbackException("Lock wait timeout exceeded; try restarting transaction (Shardex: lookup "
+    return MysqlError.LOCK_WAIT_TIMEOUT.exception("Lock wait timeout exceeded; try restarting transaction (Shardex: lookup "
         + l.table() + "." + l.column() + ": another connection writing a row with one of the values " + values
-        + " held its lookup lock past the directory's innodb_lock_wait_timeout; retry, or look for a long transaction)",
-        "40001", 1205);
+        + " held its lookup lock past the directory's innodb_lock_wait_timeout; retry, or look for a long transaction)");
   }
 }

@@ -1,5 +1,6 @@
 package dev.shardex.driver;
 
+import dev.shardex.directory.ShardexError;
 import java.io.PrintWriter;
 import java.sql.Connection;
 import java.sql.SQLException;
@@ -89,7 +90,7 @@ public class ShardexDataSource implements DataSource {
 
   @Override
   public Logger getParentLogger() throws SQLFeatureNotSupportedException {
-    throw new SQLFeatureNotSupportedException("Shardex logs through SLF4J", "0A000");
+    throw ShardexError.JDBC_UNSUPPORTED.featureNotSupported("getParentLogger", "Shardex logs through SLF4J");
   }
 
   @Override

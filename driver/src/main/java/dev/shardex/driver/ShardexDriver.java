@@ -1,5 +1,6 @@
 package dev.shardex.driver;
 
+import dev.shardex.directory.ShardexError;
 import dev.shardex.driver.jdbc.ShardexConnection;
 import java.sql.Connection;
 import java.sql.Driver;
@@ -136,6 +137,6 @@ public final class ShardexDriver implements Driver {
 
   @Override
   public Logger getParentLogger() throws SQLFeatureNotSupportedException {
-    throw new SQLFeatureNotSupportedException("Shardex logs through SLF4J", "0A000");
+    throw ShardexError.JDBC_UNSUPPORTED.featureNotSupported("getParentLogger", "Shardex logs through SLF4J");
   }
 }

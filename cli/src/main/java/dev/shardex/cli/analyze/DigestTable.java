@@ -1,5 +1,6 @@
 package dev.shardex.cli.analyze;
 
+import dev.shardex.directory.ShardexError;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.ResultSet;
@@ -53,8 +54,7 @@ final class DigestTable implements StatementSource {
   private static void requireOn(Statement s) throws SQLException {
     try (ResultSet rs = s.executeQuery("SELECT @@performance_schema")) {
       if (rs.next() && rs.getInt(1) == 0) {
-        throw new SQLException("performance_schema is off on this server, so its digest table is empty: start it with "
-            + "--performance-schema=ON (MariaDB's default is OFF), run the application, then analyze again", "55000");
+        throw ShardexError.ANALYZE_NO_DIGESTS.exception();
       }
     }
   }

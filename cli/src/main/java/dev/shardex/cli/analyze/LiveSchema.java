@@ -1,5 +1,6 @@
 package dev.shardex.cli.analyze;
 
+import dev.shardex.directory.ShardexError;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.ResultSet;
@@ -21,8 +22,7 @@ final class LiveSchema {
     List<String> tables = new ArrayList<>();
     try (Connection c = DriverManager.getConnection(url, credentials); Statement s = c.createStatement()) {
       if (c.getCatalog() == null) {
-        throw new SQLException("the schema URL " + dev.shardex.directory.Redact.url(url) + " names no database: "
-            + "end it with /DATABASE", "3D000");
+        throw ShardexError.ANALYZE_NO_DATABASE.exception(dev.shardex.directory.Redact.url(url));
       }
       List<String> names = new ArrayList<>();
       try (ResultSet rs = s.executeQuery("SHOW FULL TABLES WHERE Table_type = 'BASE TABLE'")) {

@@ -1,5 +1,8 @@
 package dev.shardex.directory.move;
 
+import dev.shardex.directory.ShardexError;
+import dev.shardex.directory.ErrorKind;
+import dev.shardex.directory.MysqlError;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -89,7 +92,7 @@ final class ChangeCapture {
         }
       });
     } catch (SQLException e) {
-      if (e.getErrorCode() != 1146) { // never started on this shard: nothing to stop
+      if (ErrorKind.server(e) != MysqlError.NO_SUCH_TABLE) { // never started on this shard: nothing to stop
         throw e;
       }
     }
@@ -103,7 +106,7 @@ final class ChangeCapture {
         return rs.next() && rs.getLong(1) > 0;
       }
     } catch (SQLException e) {
-      if (e.getErrorCode() == 1146) {
+      if (ErrorKind.server(e) == MysqlError.NO_SUCH_TABLE) {
         return false;
       }
       throw e;
@@ -222,7 +225,7 @@ final class ChangeCapture {
   /** Runs the step under the shard's capture lock, so a move's start and another's trigger drop never interleave. */
   private static void locked(Connection src, Step step) throws SQLException {
     if (count(src, "SELECT GET_LOCK('" + LOCK + "', 30)") != 1) {
-      throw new SQLException("the change-capture lock on the source shard was not granted within 30 s", "HY000");
+      throw ShardexError.CAPTURE_LOCK.exception(src.getMetaData().getURL() == null ? "?" : dev.shardex.directory.Redact.url(src.getMetaData().getURL()));
     }
     try {
       step.run();

@@ -29,7 +29,7 @@ public final class MoveJournal {
 
   /** Journals a new move, refused while another move of the same key is unfinished. */
   public long begin(String keySpace, String key, int from, int to) throws SQLException {
-    return Retry.onDeadlock(() -> store.inTransaction(c -> {
+    return store.inTransaction(c -> {
       // The key's key-map row lock serialises moves of one key. Not FOR UPDATE on moves: its gap
       // locks would make two moves of different keys deadlock on their INSERTs.
       store.lockKey(c, keySpace, key);
@@ -47,7 +47,7 @@ public final class MoveJournal {
           return rs.getLong(1);
         }
       }
-    }));
+    });
   }
 
   /** Refuses (MOVE_REFUSED) when a move of the key is unfinished: it must be resumed or aborted first. */

@@ -1,5 +1,6 @@
 package dev.shardex.directory.move;
 
+import dev.shardex.directory.ShardexError;
 import dev.shardex.directory.move.RebalancePlanner.PlannedMove;
 import java.sql.SQLException;
 import java.util.ArrayList;
@@ -54,9 +55,9 @@ public final class MoveRunner {
       return outcomes;
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
-      throw new SQLException("interrupted while running moves", "HY008", e);
+      throw ShardexError.MOVES_INTERRUPTED.withCause(e);
     } catch (ExecutionException e) {
-      throw new SQLException("a move failed unexpectedly: " + e.getCause(), "HY000", e.getCause());
+      throw e.getCause() instanceof SQLException sql ? sql : ShardexError.MOVE_FAILED.withCause(e.getCause(), e.getCause());
     } finally {
       pool.shutdownNow();
     }

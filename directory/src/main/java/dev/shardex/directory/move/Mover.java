@@ -1,5 +1,7 @@
 package dev.shardex.directory.move;
 
+import dev.shardex.directory.Retry;
+
 import dev.shardex.directory.DirectoryStore;
 import dev.shardex.directory.KeySpace;
 import dev.shardex.directory.KeyType;
@@ -170,11 +172,11 @@ public final class Mover {
   private MoveRecord advance(MoveRecord m) throws SQLException {
     switch (m.step()) {
       case PLANNED, PRECOPYING -> precopy(m);
-      case PRECOPIED -> Retry.onDeadlock(() -> store.inTransaction(c -> {
+      case PRECOPIED -> store.inTransaction(c -> {
         long change = store.freezeKey(c, m.keySpace(), m.key(), m.from());
         journal.advance(c, m.id(), MoveStep.FROZEN, change, null, "frozen on shard " + m.from() + "; waiting for clients");
         return null;
-      }));
+      });
       case FROZEN -> {
         acks.await(m, m.changeId(), "the move is rolled back: the key stays on shard " + m.from());
         journal.advance(m.id(), MoveStep.DRAINED, null, "clients drained; copying");
@@ -206,11 +208,11 @@ public final class Mover {
     try (Connection src = shards.connect(m.from()); Connection dst = shards.connect(m.to())) {
       if (m.step() == MoveStep.PLANNED) {
         refuseForeignRows(m, dst, tables, type);
-        Retry.onDeadlock(() -> store.inTransaction(c -> {
+        store.inTransaction(c -> {
           long change = store.announceMove(c, m.keySpace(), m.key(), m.from(), m.to(), "COPYING");
           journal.advance(c, m.id(), MoveStep.PRECOPYING, change, null, "pre-copying to shard " + m.to() + " (key still ACTIVE)");
           return null;
-        }));
+        });
         faults.after(MoveStep.PRECOPYING, journal.get(m.id()));
       }
       // Key-less reads must hide the copy before it exists: every client applied the announcement
@@ -299,13 +301,13 @@ public final class Mover {
             + changed, m.from());
       }
     }
-    Retry.onDeadlock(() -> store.inTransaction(c -> {
+    store.inTransaction(c -> {
       store.flipKey(c, m.keySpace(), m.key(), m.from(), m.to());
       // from here key-less reads hide the source's rows; the flip's ack covers this change too
       long change = store.announceMove(c, m.keySpace(), m.key(), m.from(), m.to(), "FLIPPED");
       journal.advance(c, m.id(), MoveStep.FLIPPED, change, null, "ACTIVE on shard " + m.to() + "; waiting for clients");
       return null;
-    }));
+    });
 
   }
 
@@ -340,11 +342,11 @@ public final class Mover {
     // A deadlock with writers of other keys on the source (row locks taken in another order) rolls
     // the whole transaction back: lock, check and delete again.
     String detail = Retry.onDeadlock(() -> deleteSourceOnce(m)) + captured.release(shards, m);
-    Retry.onDeadlock(() -> store.inTransaction(c -> {
+    store.inTransaction(c -> {
       store.announceMove(c, m.keySpace(), m.key(), m.from(), m.to(), "DONE"); // nothing left to hide
       journal.advance(c, m.id(), MoveStep.DONE, null, null, detail);
       return null;
-    }));
+    });
   }
 
   /** Deletes the key's rows from the source in one shard transaction; returns the journal's detail. */
@@ -423,7 +425,7 @@ public final class Mover {
       }
     }
     String detail = "rolled back, ACTIVE on shard " + m.from() + ": " + why + leftover + captured.release(shards, m);
-    Retry.onDeadlock(() -> store.inTransaction(c -> {
+    store.inTransaction(c -> {
       if (m.step().frozen()) {
         store.unfreezeKey(c, m.keySpace(), m.key(), m.from());
       }
@@ -432,7 +434,7 @@ public final class Mover {
       }
       journal.advance(c, m.id(), MoveStep.ABORTED, null, null, detail.length() > 2000 ? detail.substring(0, 2000) : detail);
       return null;
-    }));
+    });
     return journal.get(m.id());
   }
 

@@ -1,5 +1,6 @@
 package dev.shardex.driver.events;
 
+import dev.shardex.directory.ErrorKind;
 import dev.shardex.directory.ShardexError;
 import java.sql.SQLException;
 import java.util.EnumSet;
@@ -45,7 +46,6 @@ public final class ErrorTypes {
    * (duplicate key 23xxx, syntax or access 42xxx, data 22xxx), which Vitess does not count either.
    */
   public static boolean shardHealth(SQLException e) {
-    String state = e.getSQLState();
-    return state == null || !(state.startsWith("23") || state.startsWith("42") || state.startsWith("22"));
+    return !ErrorKind.statementFault(e);
   }
 }

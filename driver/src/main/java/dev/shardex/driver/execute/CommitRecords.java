@@ -1,5 +1,7 @@
 package dev.shardex.driver.execute;
 
+import dev.shardex.directory.ErrorKind;
+import dev.shardex.directory.MysqlError;
 import dev.shardex.directory.Shard;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -102,7 +104,7 @@ final class CommitRecords {
     } catch (SQLIntegrityConstraintViolationException e) {
       return outcome(autocommit, gtrid);
     } catch (SQLException e) {
-      if (e.getErrorCode() == 1205) { // lock wait timeout: the origin's transaction is writing its record
+      if (ErrorKind.server(e) == MysqlError.LOCK_WAIT_TIMEOUT) { // the origin's transaction is writing its record
         return null;
       }
       throw e;

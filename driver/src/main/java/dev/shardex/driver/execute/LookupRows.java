@@ -1,5 +1,6 @@
 package dev.shardex.driver.execute;
 
+import dev.shardex.directory.MysqlError;
 import dev.shardex.directory.Directory;
 import dev.shardex.directory.ErrorKind;
 import dev.shardex.directory.Lookup;
@@ -9,7 +10,6 @@ import dev.shardex.driver.route.Fanout;
 import dev.shardex.driver.route.LookupWork;
 import dev.shardex.driver.route.RoutePlan;
 import java.sql.SQLException;
-import java.sql.SQLIntegrityConstraintViolationException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -91,9 +91,7 @@ final class LookupRows {
     if (!(e instanceof SQLException s) || ErrorKind.of(s) != ErrorKind.DATABASE) {
       return false;
     }
-    String state = s.getSQLState() == null ? "" : s.getSQLState();
-    return state.startsWith("21") || state.startsWith("22") || state.startsWith("23") || state.startsWith("40")
-        || state.startsWith("42") || s.getErrorCode() == 1205;
+    return ErrorKind.statementFault(s) || ErrorKind.transientLock(s);
   }
 
   /** The plan without the skipped rows (each shard keeps its others); null when no row is left. */
@@ -117,9 +115,9 @@ final class LookupRows {
    * The error one server gives for a duplicate: SQLState 23000, vendor code 1062, its text; the
    * cause says where the row that holds the value lives.
    */
-  static SQLIntegrityConstraintViolationException duplicate(TableDef def, Lookup l, String v, String keyName,
+  static SQLException duplicate(TableDef def, Lookup l, String v, String keyName,
       String holder, Object key) {
-    var e = new SQLIntegrityConstraintViolationException("Duplicate entry '" + v + "' for key '" + keyName + "'", "23000", 1062);
+    SQLException e = MysqlError.DUPLICATE_ENTRY.exception("Duplicate entry '" + v + "' for key '" + keyName + "'");
     e.initCause(new IllegalStateException("Shardex: lookup " + def.name() + "." + l.column() + " is unique and value '" + v
         + "' belongs to the row of " + def.keyColumn() + " " + holder + " (this row's " + def.keyColumn() + " is " + key
         + "); change the value, or delete that row first"));

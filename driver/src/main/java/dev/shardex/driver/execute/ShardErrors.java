@@ -25,10 +25,10 @@ public final class ShardErrors {
     if (e instanceof ShardexError.Raised) {
       return e;
     }
-    if (e.getSQLState() == null && e.getClass().getName().endsWith("StatementCancelledException")) {
+    if (ErrorKind.cancelled(e)) {
       return ShardexError.CANCELLED.withCause(e, "shard " + shard.id() + " stopped it");
     }
-    if (e.getSQLState() == null && e instanceof java.sql.SQLTimeoutException) {
+    if (ErrorKind.queryTimedOut(e)) {
       return ShardexError.QUERY_TIMEOUT.withCause(e, shard.id(), Redact.url(shard.url()), firstLine(e.getMessage()));
     }
     if (ErrorKind.of(e) == ErrorKind.CONNECTION_LOST && timedOut(e)) {

@@ -1,5 +1,6 @@
 package dev.shardex.driver.execute;
 
+import dev.shardex.directory.ErrorKind;
 import dev.shardex.directory.Shard;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -81,7 +82,7 @@ public final class ShardLease implements AutoCloseable {
   /** An error from this shard, sorted: unreachable shards become SHX1401, the rest pass. */
   public SQLException translate(SQLException e) {
     failed = true; // a statement that failed is not kept: its connection may be broken
-    broken |= e.getSQLState() != null && e.getSQLState().startsWith("08");
+    broken |= ErrorKind.of(e) == ErrorKind.CONNECTION_LOST;
     SQLException named = session.translate(shard, e);
     session.metrics().events().callFailed(session.running(), shard, this, named);
     return named;

@@ -1,5 +1,6 @@
 package dev.shardex.driver.execute;
 
+import dev.shardex.directory.ErrorKind;
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
 import dev.shardex.directory.Directory;
@@ -81,9 +82,7 @@ public final class ShardPools implements AutoCloseable {
 
   /** Access denied (28000, 1044/1045), unknown database (1049), too many connections (1040), host blocked (1129/1130). */
   private static boolean refusal(SQLException e) {
-    int code = e.getErrorCode();
-    return "28000".equals(e.getSQLState()) || code == 1040 || code == 1044 || code == 1045 || code == 1049
-        || code == 1129 || code == 1130;
+    return ErrorKind.accessRefused(e);
   }
 
   private static String firstLine(String s) {

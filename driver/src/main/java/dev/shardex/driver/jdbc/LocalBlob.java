@@ -1,5 +1,6 @@
 package dev.shardex.driver.jdbc;
 
+import dev.shardex.directory.ShardexError;
 import java.io.ByteArrayInputStream;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -101,14 +102,14 @@ final class LocalBlob implements Blob {
 
   private byte[] data() throws SQLException {
     if (freed) {
-      throw new SQLException("Shardex: the Blob was freed", "HY000");
+      throw ShardexError.LOB_FREED.exception("Blob");
     }
     return bytes;
   }
 
   private int position(long pos, int extra) throws SQLException {
     if (pos < 1 || pos > data().length + Math.max(extra, 1)) {
-      throw new SQLException("Shardex: position " + pos + " is outside the Blob (length " + data().length + ")", "22003");
+      throw ShardexError.LOB_POSITION.exception(pos, "Blob", data().length);
     }
     return (int) pos - 1;
   }

@@ -1,5 +1,6 @@
 package dev.shardex.driver.jdbc;
 
+import dev.shardex.directory.ShardexError;
 import java.io.ByteArrayInputStream;
 import java.io.CharArrayReader;
 import java.io.InputStream;
@@ -112,7 +113,7 @@ final class LocalClob implements NClob {
 
   private StringBuilder chars() throws SQLException {
     if (text == null) {
-      throw new SQLException("Shardex: the Clob was freed", "HY000");
+      throw ShardexError.LOB_FREED.exception("Clob");
     }
     return text;
   }
@@ -120,7 +121,7 @@ final class LocalClob implements NClob {
   /** 0-based index of a 1-based position; {@code extra} allows writing just past the end. */
   private int position(long pos, int extra) throws SQLException {
     if (pos < 1 || pos > chars().length() + Math.max(extra, 1)) {
-      throw new SQLException("Shardex: position " + pos + " is outside the Clob (length " + chars().length() + ")", "22003");
+      throw ShardexError.LOB_POSITION.exception(pos, "Clob", chars().length());
     }
     return (int) pos - 1;
   }

@@ -1,5 +1,6 @@
 package dev.shardex.driver.jdbc;
 
+import dev.shardex.directory.ShardexError;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;
 import java.util.Arrays;
@@ -36,10 +37,10 @@ public final class Parameters {
 
   public void set(int index, Object value, Binder binder) throws SQLException {
     if (index < 1 || index > count) {
-      throw new SQLException("Shardex: parameter index out of range (" + index + (index < 1 ? " < 1" : " > number of parameters, which is " + count) + ")", "07009");
+      throw ShardexError.PARAMETER_RANGE.exception(index, index < 1 ? "< 1" : "> number of parameters, which is " + count);
     }
     if ((value instanceof Double d && !Double.isFinite(d)) || (value instanceof Float f && !Float.isFinite(f))) {
-      throw new SQLException("Shardex: parameter " + index + ": '" + value + "' is not a valid numeric or approximate numeric value", "22003");
+      throw ShardexError.NOT_A_NUMBER.exception(index, value);
     }
     if (index > values.length) {
       int size = Math.max(index, values.length * 2);

@@ -1,5 +1,6 @@
 package dev.shardex.driver.jdbc;
 
+import dev.shardex.directory.ShardexError;
 import dev.shardex.driver.Cluster;
 import dev.shardex.driver.execute.Outcome;
 import dev.shardex.driver.execute.ShardCall;
@@ -299,7 +300,7 @@ public final class ShardexConnection extends ConnectionDefaults {
   public void setNetworkTimeout(java.util.concurrent.Executor executor, int milliseconds) throws SQLException {
     Jdbc.checkOpen(closed, "connection");
     if (milliseconds < 0) {
-      throw new SQLException("Shardex: the network timeout must be 0 or more milliseconds, not " + milliseconds, "HY024");
+      throw ShardexError.BAD_OPTION.exception("networkTimeout", milliseconds, "it must be 0 or more milliseconds");
     }
     session.changes().setNetworkTimeout(executor, milliseconds);
   }

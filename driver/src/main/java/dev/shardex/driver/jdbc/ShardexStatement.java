@@ -110,7 +110,7 @@ public class ShardexStatement extends StatementOptions implements ShardCall, Mer
   private boolean plain(String sql, boolean keys) throws SQLException {
     checkOpen();
     if (sql == null) {
-      throw new SQLException("Shardex: the SQL text is null", "42000");
+      throw ShardexError.NULL_SQL.exception();
     }
     if (sql.indexOf(';') >= 0) {
       List<String> parts = dev.shardex.driver.sql.SqlLexer.split(sql);

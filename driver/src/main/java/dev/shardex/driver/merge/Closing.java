@@ -1,5 +1,6 @@
 package dev.shardex.driver.merge;
 
+import dev.shardex.directory.ShardexError;
 import java.sql.SQLException;
 import java.util.List;
 
@@ -19,7 +20,8 @@ public final class Closing {
           c.close();
         }
       } catch (Exception e) {
-        SQLException sql = e instanceof SQLException s ? s : new SQLException(e.getMessage(), "HY000", e);
+        SQLException sql = e instanceof SQLException s ? s
+            : ShardexError.INTERNAL.withCause(e, "close()", e, "the statement itself had completed");
         if (first == null) {
           first = sql;
         } else {

@@ -1,11 +1,11 @@
 package dev.shardex.driver.plan;
 
+import dev.shardex.directory.MysqlError;
 import dev.shardex.driver.merge.Cell;
 import dev.shardex.driver.merge.ValueOrder;
 import dev.shardex.driver.sql.MergeSpec.SortKey;
 import java.sql.ResultSet;
 import java.sql.SQLException;
-import java.sql.SQLSyntaxErrorException;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
@@ -45,7 +45,7 @@ final class Sort implements Operator {
     for (SortKey k : keys) {
       SortKey r = k.resolve(visible);
       if (r.column() < 1 || r.column() > total) {
-        throw new SQLSyntaxErrorException("Unknown column '" + r.column() + "' in 'order clause'", "42S22", 1054);
+        throw MysqlError.UNKNOWN_COLUMN.exception("Unknown column '" + r.column() + "' in 'order clause'");
       }
       out.add(r);
     }

@@ -28,7 +28,7 @@ public final class ParameterInliner {
       }
       if (c == '?') {
         if (param >= set.length || !set[param]) {
-          throw new SQLException("Shardex: parameter " + (param + 1) + " of '" + sql.strip() + "' is not set", "07001");
+          throw ShardexError.PARAMETER_UNBOUND.exception(param + 1, sql.strip());
         }
         out.append(literal(values[param], sql));
         param++;

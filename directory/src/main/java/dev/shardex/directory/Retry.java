@@ -1,33 +1,33 @@
-package dev.shardex.directory.move;
+package dev.shardex.directory;
 
 import java.sql.SQLException;
 import java.util.concurrent.ThreadLocalRandom;
 
 /**
- * Re-runs a transaction that InnoDB chose as a deadlock victim (or timed out on a lock): it was
- * rolled back whole ({@code DirectoryStore.inTransaction}, or the shard transaction of a move
- * step), so running it again is safe. Moves running in parallel, drivers placing keys and
+ * The one retry policy: re-runs a transaction that InnoDB chose as a deadlock victim (or timed out
+ * on a lock, {@link ErrorKind#transientLock}): it was rolled back whole ({@link DirectoryStore#inTransaction},
+ * which retries by this policy itself, or the shard transaction of a move step), so running it again is safe. Moves running in parallel, drivers placing keys and
  * application writers on the source shard touch the same rows. The wait between tries grows
  * exponentially with random jitter (up to about 4 s in all), so two victims of one deadlock do not
  * meet again at the same instant; a busy shard (a burst of writers, a slow disk) gets time to drain.
  */
-final class Retry {
+public final class Retry {
   private static final int ATTEMPTS = 10;
   private static final long FIRST_WAIT_MS = 10;
   private static final long MAX_WAIT_MS = 1_000;
 
   private Retry() {}
 
-  interface Body<T> {
+  public interface Body<T> {
     T run() throws SQLException;
   }
 
-  static <T> T onDeadlock(Body<T> body) throws SQLException {
+  public static <T> T onDeadlock(Body<T> body) throws SQLException {
     for (int attempt = 1; ; attempt++) {
       try {
         return body.run();
       } catch (SQLException e) {
-        if (!transientLock(e) || attempt == ATTEMPTS) {
+        if (!ErrorKind.transientLock(e) || attempt == ATTEMPTS) {
           throw e;
         }
         try {
@@ -40,9 +40,6 @@ final class Retry {
     }
   }
 
-  static boolean transientLock(SQLException e) {
-    return "40001".equals(e.getSQLState()) || e.getErrorCode() == 1213 || e.getErrorCode() == 1205;
-  }
 
   /** Full jitter: a random wait up to an exponentially growing bound. */
   private static long waitBefore(int attempt) {
