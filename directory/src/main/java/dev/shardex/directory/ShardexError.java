@@ -4,7 +4,7 @@ import java.sql.SQLException;
 
 /**
  * Every error Shardex raises, with a stable id, an SQLState and a message that says what happened,
- * where, and what to do. The README's error table is this list; route fixtures pin the texts.
+ * where, and what to do. The error table of docs/errors.md is this list; route fixtures pin the texts.
  *
  * <p>Messages never carry a password: callers pass shard ids and password-free URLs only.
  */

@@ -22,7 +22,7 @@ import java.util.concurrent.ConcurrentHashMap;
  * <p>Every meter is resolved once per cluster (and per shard, SHX id or error code the first time
  * it is seen) and then only recorded: a statement costs one timer record, one summary record and,
  * per shard call, one timer record (its start time is the only allocation). Meter names and tags
- * are listed in {@link MeterNames} and the README's Observability section.
+ * are listed in {@link MeterNames} and docs/observability.md.
  */
 public final class ShardexMetrics implements ShardexListener {
   private final MeterRegistry registry;

@@ -30,6 +30,6 @@ final class Fixes {
   private Fixes() {}
 
   static String of(String id) {
-    return FIXES.getOrDefault(id, "see the message, and README's \"Errors\" for " + id);
+    return FIXES.getOrDefault(id, "see the message, and docs/errors.md for " + id);
   }
 }

@@ -8,12 +8,12 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
 
-/** The README's Observability section names every bean attribute, route, outcome and transaction outcome. */
+/** docs/observability.md names every bean attribute, route, outcome and transaction outcome. */
 class ObservabilityReadmeTest {
   static String section() throws Exception {
-    String readme = Files.readString(Path.of("..", "README.md"));
+    String readme = Files.readString(Path.of("..", "docs", "observability.md"));
     int start = readme.indexOf("\n## Observability\n");
-    assertTrue(start >= 0, "README has an Observability section");
+    assertTrue(start >= 0, "docs/observability.md has an Observability section");
     int end = readme.indexOf("\n## ", start + 5);
     return readme.substring(start, end < 0 ? readme.length() : end);
   }
