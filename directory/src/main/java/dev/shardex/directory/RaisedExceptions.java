@@ -15,7 +15,6 @@ import java.sql.SQLNonTransientConnectionException;
 import java.sql.SQLSyntaxErrorException;
 import java.sql.SQLTransactionRollbackException;
 import java.sql.SQLTransientConnectionException;
-import java.sql.SQLTransientException;
 
 /**
  * The exceptions {@link ShardexError} raises: one JDBC subclass per kind (so callers and frameworks can catch

@@ -41,7 +41,9 @@ final class Warmup {
           for (String name : HIKARI) {
             Class.forName(name, true, Warmup.class.getClassLoader());
           }
-          com.github.benmanes.caffeine.cache.Caffeine.newBuilder().maximumSize(16).build();
+          com.github.benmanes.caffeine.cache.Cache<Object, Object> loaded =
+              com.github.benmanes.caffeine.cache.Caffeine.newBuilder().maximumSize(16).build();
+          loaded.cleanUp(); // built only to load Caffeine's classes off the caller's thread
         } catch (Exception | LinkageError e) {
           // the caller's thread loads them itself
         }

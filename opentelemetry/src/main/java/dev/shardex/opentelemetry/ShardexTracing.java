@@ -67,6 +67,7 @@ public final class ShardexTracing implements ShardexListener {
   private record Running(Span span, Scope scope, Context context) {}
 
   @Override
+  @SuppressWarnings("MustBeClosedChecker") // the scope is closed by statementEnded, the listener's other half
   public Object statementStarted(StatementView s) {
     Span span = tracer.spanBuilder(s.summary()).setSpanKind(SpanKind.CLIENT)
         .setAttribute(DB_OPERATION_NAME, s.operation()).setAttribute(DB_QUERY_SUMMARY, s.summary())

@@ -29,13 +29,13 @@ class InputsTest {
         Tcp port: 3306  Unix socket: /tmp/mysql.sock
         Time		    Id Command	Argument
         231127 16:30:12	      3 Connect	app@localhost on blog using TCP/IP
-        		      3 Query	SELECT *
+                  3 Query	SELECT *
         FROM posts
         WHERE author_id = 7
-        		      3 Prepare	SELECT * FROM posts WHERE author_id = ?
-        		      3 Execute	SELECT * FROM posts WHERE author_id = 8
+                  3 Prepare	SELECT * FROM posts WHERE author_id = ?
+                  3 Execute	SELECT * FROM posts WHERE author_id = 8
         2023-11-27T16:30:12.123456Z	   12 Query	UPDATE posts SET title = 'a' WHERE author_id = 9
-        		      3 Quit	
+                  3 Quit
         """);
     List<Logged> s = read(new GeneralLog(log));
     assertEquals(4, s.size(), s.toString());

@@ -2,7 +2,6 @@ package dev.shardex.driver.execute;
 
 import dev.shardex.directory.ShardexError;
 import dev.shardex.driver.route.RoutePlan;
-import java.sql.Connection;
 import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.List;

@@ -1,7 +1,6 @@
 package dev.shardex.driver.jdbc;
 
 import dev.shardex.driver.execute.Outcome;
-import dev.shardex.driver.execute.ShardCall;
 import dev.shardex.driver.execute.ShardLease;
 import dev.shardex.driver.route.Fanout;
 import dev.shardex.driver.route.RoutePlan;

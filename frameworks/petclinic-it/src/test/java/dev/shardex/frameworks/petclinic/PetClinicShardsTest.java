@@ -1,7 +1,6 @@
 package dev.shardex.frameworks.petclinic;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.zaxxer.hikari.HikariDataSource;
 import java.time.LocalDate;
