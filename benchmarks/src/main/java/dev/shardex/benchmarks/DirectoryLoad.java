@@ -108,7 +108,7 @@ public final class DirectoryLoad {
   /** Moves the seeded users from one shard to the other, one at a time, until told to stop. */
   private static void moveBackAndForth(DirectoryStore store, Mover mover, AtomicBoolean stop, AtomicInteger moves) {
     for (int i = 0; !stop.get(); i++) {
-      long user = 1 + i % 20;
+      long user = 1L + i % 20;
       try {
         int at = store.lookup(KeySpace.DEFAULT, Long.toString(user)).shardId();
         mover.move(KeySpace.DEFAULT, Long.toString(user), 1 - at);
@@ -154,7 +154,7 @@ public final class DirectoryLoad {
     try (var procs = Files.list(Path.of("/proc"))) {
       for (Path p : (Iterable<Path>) procs::iterator) {
         if (p.getFileName().toString().matches("\\d+") && Files.isReadable(p.resolve("cmdline"))) {
-          String cmd = new String(Files.readAllBytes(p.resolve("cmdline"))).replace('\0', ' ');
+          String cmd = new String(Files.readAllBytes(p.resolve("cmdline")), java.nio.charset.StandardCharsets.UTF_8).replace('\0', ' ');
           if (cmd.contains("mariadbd") && (cmd.contains(port + " ") || cmd.endsWith(port))) {
             return Long.parseLong(p.getFileName().toString());
           }

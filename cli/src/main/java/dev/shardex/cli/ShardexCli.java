@@ -69,8 +69,9 @@ public final class ShardexCli implements Runnable {
   public static void main(String[] args) {
     System.setProperty("org.slf4j.simpleLogger.defaultLogLevel", System.getProperty("org.slf4j.simpleLogger.defaultLogLevel", "warn"));
     System.setProperty("org.slf4j.simpleLogger.log.com.zaxxer.hikari", "off");
-    PrintWriter out = new PrintWriter(System.out, true);
-    PrintWriter err = new PrintWriter(System.err, true);
+    // the terminal's own encoding, as System.out has it
+    PrintWriter out = new PrintWriter(new java.io.OutputStreamWriter(System.out, java.nio.charset.Charset.defaultCharset()), true);
+    PrintWriter err = new PrintWriter(new java.io.OutputStreamWriter(System.err, java.nio.charset.Charset.defaultCharset()), true);
     System.exit(run(args, out, err, System.getenv(), System.console() != null));
   }
 

@@ -133,7 +133,7 @@ final class ShardsCommand extends CliCommand.Group {
       try (CliSession s = session(flags.poolSize())) {
         var progress = out().progress("draining shard " + id);
         var mover = new dev.shardex.directory.move.Mover(s.store(), s.shards(), flags.options(), null);
-        var result = new dev.shardex.directory.move.Drainer(s.store(), mover).drain(id, flags.parallel, progress::update);
+        var result = new dev.shardex.directory.move.Drainer(s.store(), mover).drain(id, flags.parallel, progress);
         boolean removed = false;
         if (remove && result.empty()) {
           s.store().removeShard(id);

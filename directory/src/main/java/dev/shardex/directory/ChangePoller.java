@@ -34,8 +34,6 @@ final class ChangePoller implements AutoCloseable {
   private final java.util.TreeMap<Long, Change> pending = new java.util.TreeMap<>();
   private final String directory;
   private volatile long applied;
-  /** True while a move this client knows of is under way: then it polls every {@link #HURRIED_MS}. */
-  private volatile java.util.function.BooleanSupplier hurry;
   private volatile long lastPollNanos;
   private boolean failing;
   private ScheduledExecutorService timer;
@@ -57,7 +55,6 @@ final class ChangePoller implements AutoCloseable {
 
   /** Polls every {@code pollMs}, or every {@link #HURRIED_MS} while {@code hurry} says a move is under way. */
   void start(long pollMs, java.util.function.BooleanSupplier hurry) {
-    this.hurry = hurry;
     // anonymous classes, not lambdas: this runs while a fresh JVM opens its first connection
     timer = Executors.newSingleThreadScheduledExecutor(new java.util.concurrent.ThreadFactory() {
       @Override
@@ -69,7 +66,7 @@ final class ChangePoller implements AutoCloseable {
     });
     long tick = Math.min(pollMs, HURRIED_MS);
     long every = TimeUnit.MILLISECONDS.toNanos(pollMs);
-    timer.scheduleWithFixedDelay(new Runnable() {
+    var unused = timer.scheduleWithFixedDelay(new Runnable() { // stopped by shutting the timer down
       @Override
       public void run() {
         if (hurry.getAsBoolean() || System.nanoTime() - lastPollNanos >= every) {

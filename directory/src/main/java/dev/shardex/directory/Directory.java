@@ -28,14 +28,13 @@ public final class Directory implements AutoCloseable {
   private final DirectoryStore store;
   private final DirectoryOptions options;
   private final String clientId;
-  private final String displayUrl;
   private final HikariDataSource ownedPool;
   private final Lease lease;
   private final ChangePoller poller;
   private final KeyPlacements keys;
   private final Cache<String, Optional<TableDef>> tables;
   private final Cache<String, Optional<KeySpace>> keySpaces;
-  private volatile TreeMap<Integer, Shard> shards;
+  private volatile java.util.NavigableMap<Integer, Shard> shards;
   private final SequenceStore sequences;
   private final Cache<String, Optional<String>> sequenceColumns = Caffeine.newBuilder().maximumSize(100_000).build();
   private final SequenceBlocks blocks;
@@ -58,7 +57,6 @@ public final class Directory implements AutoCloseable {
       String clientName, KeyPlacer whatIf) throws SQLException {
     this.store = store;
     this.options = options;
-    this.displayUrl = displayUrl;
     this.ownedPool = ownedPool;
     this.clientId = ClientIds.next(clientName);
     this.lease = new Lease(options.ticker(), options.leaseMs(), displayUrl);
@@ -466,7 +464,7 @@ public final class Directory implements AutoCloseable {
     }
   }
 
-  private TreeMap<Integer, Shard> loadShards() throws SQLException {
+  private java.util.NavigableMap<Integer, Shard> loadShards() throws SQLException {
     TreeMap<Integer, Shard> map = new TreeMap<>();
     for (Shard s : store.shards()) {
       map.put(s.id(), s);

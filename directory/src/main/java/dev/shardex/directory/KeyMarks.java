@@ -59,7 +59,7 @@ public final class KeyMarks {
    * Whether every key read still routes the way it was routed (see {@link ReadMarks#current}): if a
    * key's placement changed or left the cache, the caller routes and reads again.
    */
-  @SuppressWarnings("unchecked")
+  @SuppressWarnings({"unchecked", "ReferenceEquality"}) // a cached placement is a version: the same object or not
   public boolean current() {
     for (int i = 0; i < reads; i++) {
       if (((Cache<Object, Placement>) caches[i]).getIfPresent(readKeys[i]) != placements[i]) {

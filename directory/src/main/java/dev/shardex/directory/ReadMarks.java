@@ -38,6 +38,7 @@ public final class ReadMarks {
    * answer is complete. If not (a key changed, or its placement left the cache), the caller
    * re-routes and reads again: a read routed before a flip may have run after the source delete.
    */
+  @SuppressWarnings("ReferenceEquality") // a cached placement is a version: the same object or not
   public static boolean current(List<AutoCloseable> marks) {
     for (AutoCloseable m : marks) {
       if (m instanceof Ticket t && t.cache.getIfPresent(t.key) != t.placement) {

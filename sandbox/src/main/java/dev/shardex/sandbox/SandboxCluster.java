@@ -193,16 +193,28 @@ public final class SandboxCluster implements AutoCloseable {
             return;
         }
         SHARED.remove(name, this);
+        RuntimeException stopFailed = null;
         try {
             Parallel.forEach(allServers(), MariaDbServer::stop);
+        } catch (RuntimeException e) {
+            stopFailed = e;
         } finally {
             OPEN.remove(this);
-            try {
-                Binaries.deleteTree(rootDir);
-            } catch (IOException e) {
-                throw new SandboxException("Cannot delete the data directories of sandbox cluster "
-                        + name + " in " + rootDir + ": " + e, e);
+        }
+        // the data goes even when a server would not stop; a failure to delete it is reported
+        // after (or with) the stop's own
+        try {
+            Binaries.deleteTree(rootDir);
+        } catch (IOException e) {
+            SandboxException deleteFailed = new SandboxException("Cannot delete the data directories of sandbox cluster "
+                    + name + " in " + rootDir + ": " + e, e);
+            if (stopFailed == null) {
+                throw deleteFailed;
             }
+            stopFailed.addSuppressed(deleteFailed);
+        }
+        if (stopFailed != null) {
+            throw stopFailed;
         }
     }
 

@@ -38,8 +38,8 @@ final class MiniJson {
       case '{' -> object();
       case '[' -> array();
       case '"' -> string();
-      case 't' -> word("true", Boolean.TRUE);
-      case 'f' -> word("false", Boolean.FALSE);
+      case 't' -> word("true", true);
+      case 'f' -> word("false", false);
       case 'n' -> word("null", null);
       default -> number();
     };

@@ -33,7 +33,7 @@ public final class BlogDemo {
       Blog blog = new Blog(c);
       blog.createSchema();
       for (int i = 0; i < AUTHORS.size(); i++) {
-        long author = 1_000 + i;
+        long author = 1_000L + i;
         blog.addAuthor(author, AUTHORS.get(i));
         for (int p = 1; p <= 3 + i % 3; p++) {
           long post = blog.publish(author, "Post " + p + " by " + AUTHORS.get(i), "Hello from " + AUTHORS.get(i));
@@ -53,7 +53,7 @@ public final class BlogDemo {
     System.out.println("Where each author landed (EXPLAIN ROUTE SELECT ... WHERE author_id = ?):");
     try (PreparedStatement ps = c.prepareStatement("SELECT author_id, name FROM authors WHERE author_id = ?")) {
       for (int i = 0; i < AUTHORS.size(); i++) {
-        long author = 1_000 + i;
+        long author = 1_000L + i;
         try (Statement s = c.createStatement();
             ResultSet rs = s.executeQuery("EXPLAIN ROUTE SELECT * FROM authors WHERE author_id = " + author)) {
           rs.next();

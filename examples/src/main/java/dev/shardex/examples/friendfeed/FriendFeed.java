@@ -136,7 +136,7 @@ public final class FriendFeed {
    * that is new), then deletes index rows whose entity is gone or no longer has that value.
    */
   public Repairs clean() throws SQLException {
-    Map<String, Set<String>> expected = new ConcurrentHashMap<>();
+    Map<String, Set<String>> expected = new java.util.HashMap<>();
     for (String index : indexes) {
       expected.put(index, new LinkedHashSet<>());
     }

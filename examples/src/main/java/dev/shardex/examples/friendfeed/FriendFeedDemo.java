@@ -45,7 +45,7 @@ public final class FriendFeedDemo {
   /** Entity {@code n}, version {@code v}: updates move it to another user (so old index rows go stale). */
   static Entity entity(long n, int v) {
     Map<String, Object> p = new LinkedHashMap<>();
-    p.put("user_id", 1 + (n * 7 + v * 13) % 200);
+    p.put("user_id", 1 + (n * 7L + v * 13L) % 200);
     p.put("feed_id", 1 + n % 50);
     p.put("link", "https://example.org/story/" + (n % 300));
     p.put("title", "Entry " + n + " \"v" + v + "\"");

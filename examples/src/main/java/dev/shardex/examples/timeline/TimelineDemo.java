@@ -112,7 +112,7 @@ public final class TimelineDemo {
           try (Connection c = DriverManager.getConnection(url)) {
             Timeline t = new Timeline(c);
             while (next.getAndIncrement() < ops) {
-              long user = 1 + r.nextInt(users);
+              long user = 1L + r.nextInt(users);
               if (submit) {
                 if (push) {
                   t.submitPush(user, "a message from user " + user);
