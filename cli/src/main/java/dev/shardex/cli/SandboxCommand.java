@@ -29,7 +29,7 @@ final class SandboxCommand extends CliCommand {
       out().line("Sandbox '" + name + "' is up: " + shards + " shard(s) plus a directory.");
       out().line("JDBC URL:  " + url + "&password=...");
       out().line("CLI:       export SHARDEX_URL='" + t.jdbcUrl() + "' SHARDEX_USER=" + t.user()
-          + " SHARDEX_PASSWORD=...   (the sandbox password is sandbox-secret: README, The URL)");
+          + " SHARDEX_PASSWORD=...   (the sandbox password: README, The URL)");
       out().line("Press Ctrl-C to stop (the data is deleted).");
     });
     if (!noWait) {
