@@ -28,6 +28,7 @@ public enum ShardexError {
   CROSS_SHARD("SHX1207", SqlState.REFUSED, "%s needs shards %s but %s; %s"),
   INSERT_SELECT("SHX1208", SqlState.REFUSED, "INSERT ... SELECT into SHARDED table %s is not supported: read the rows, then insert them"),
   JOIN_TOO_LARGE("SHX1220", SqlState.REFUSED, "cross-shard join of table %s: its %s side returned more than %d rows (shardex.maxMergeRows); add a key or a tighter filter to that side, or raise the option"),
+  JOIN_TOO_WIDE("SHX1221", SqlState.REFUSED, "cross-shard statement over table %s: the rows given to one shard would take %d bytes of JSON, more than %d; add a key or a tighter filter, or read fewer columns"),
   UNSUPPORTED("SHX1209", SqlState.REFUSED, "%s is not supported: %s"),
   MULTI_TABLE_WRITE("SHX1210", SqlState.REFUSED, "multi-table %s touching %s is not supported unless every SHARDED table has the same key on one shard: add the key to each table's WHERE"),
   PENDING_ROW("SHX1212", SqlState.REFUSED, "%s of table %s while rows inserted without their key %s wait for it (%s %s): the statement could not see them; set their key first (UPDATE %s SET %s = ? WHERE %s = ?), or insert them with their key"),

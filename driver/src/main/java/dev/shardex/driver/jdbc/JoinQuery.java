@@ -13,6 +13,8 @@ import dev.shardex.driver.plan.Materialize;
 import dev.shardex.driver.plan.Operator;
 import dev.shardex.driver.plan.PullOut;
 import dev.shardex.driver.plan.PushBack;
+import dev.shardex.driver.plan.PushJoin;
+import dev.shardex.driver.sql.JoinPushdown;
 import dev.shardex.driver.route.TableSchemas;
 import dev.shardex.driver.sql.JoinAggregates;
 import dev.shardex.driver.plan.Runner;
@@ -89,20 +91,65 @@ final class JoinQuery {
         () -> SubqueryPullOut.of(text, catalog()));
   }
 
-  /** The statement's operator tree: a pull-out of its IN subqueries, or a lookup join (under a count). */
+  /**
+   * The statement's operator tree: a pull-out of its IN subqueries, or a lookup join (under a
+   * count); a join the lookup join cannot answer is given to one server ({@link PushJoin}).
+   */
   Operator plan(RouteTemplate t, String text, Object[] values) throws SQLException {
     SubqueryPullOut.Plan pullOut = pullOut(text);
     if (pullOut != null) {
       return new PullOut(pullOut, cluster.config().maxMergeRows());
     }
+    try {
+      return lookupJoin(t, text, values);
+    } catch (SQLException refused) {
+      return pushedJoin(text, refused);
+    }
+  }
+
+  private Operator lookupJoin(RouteTemplate t, String text, Object[] values) throws SQLException {
     int cap = (int) Math.min(Integer.MAX_VALUE - 1, cluster.config().maxMergeRows());
     JoinAggregates.Plan folded = folded(t, text, values);
     if (folded != null) {
       return new PushBack(new LookupJoin(split(t, folded.inner(), values), BATCH, cap, folded.innerParams()), folded,
           MAX_PUSHED_BYTES);
     }
-    return new LookupJoin(split(t, text, values), BATCH, cap).root();
+    return new LookupJoin(wholeNumbers(split(t, text, values)), BATCH, cap).root();
   }
+
+  /** A split whose join column holds whole numbers, which the lookup join pairs; any other is refused here. */
+  private JoinSplit wholeNumbers(JoinSplit split) throws SQLException {
+    String type = catalog().type(split.table(), split.joinColumn().replace("`", "").toLowerCase(Locale.ROOT));
+    if (type != null && !type.toLowerCase(Locale.ROOT).matches("(tinyint|smallint|mediumint|int|integer|bigint)\\b.*")) {
+      throw ShardexError.JOIN_NOT_ON_KEY.exception(split.table(), split.joinColumn(),
+          "its join column is " + type + ", and a lookup join pairs whole numbers only");
+    }
+    return split;
+  }
+
+  /** Each table's rows given to one server, which runs the statement over them; or the lookup join's refusal. */
+  private Operator pushedJoin(String text, SQLException refused) throws SQLException {
+    JoinPushdown.Plan plan;
+    try {
+      plan = cluster.templates().crossShard(version() + "|push-join|" + text, () -> {
+        try {
+          return JoinPushdown.of(text, catalog());
+        } catch (JoinPushdown.Refused e) {
+          return NOT_PUSHED;
+        }
+      });
+    } catch (SQLException | RuntimeException e) {
+      throw refused;
+    }
+    if (plan == NOT_PUSHED) {
+      throw refused;
+    }
+    return new PushJoin(plan, cluster.config().maxMergeRows(), MAX_PUSHED_BYTES);
+  }
+
+  /** Cached for a statement no push-down join answers. */
+  private static final JoinPushdown.Plan NOT_PUSHED = new JoinPushdown.Plan(List.of(), "", new int[0], 0, new int[0], new int[0],
+      new boolean[0]);
 
   /**
    * A SELECT the merge stage refused with {@code refusal} (SHX1207: GROUP_CONCAT, WITH ROLLUP, a

@@ -12,16 +12,39 @@ import java.sql.SQLException;
  */
 final class PushedMetaData extends DelegatingMetaData {
   private final ResultSetMetaData out;
-  private final ResultSetMetaData joined;
+  private final ResultSetMetaData[] sources;
+  /** Per result column: the source that describes it (-1: the server's own), and its column there (0-based). */
+  private final int[] source;
   private final int[] plain;
   private final Object[] values;
+  /** Per source: whether an outer join may NULL-pad its rows (its columns are nullable whatever the table says). */
+  private final boolean[] padded;
 
   /** {@code values}: the statement's, for labels the server printed with ?N markers (a literal in an expression). */
   PushedMetaData(ResultSetMetaData out, ResultSetMetaData joined, int[] plain, Object[] values) {
+    this(out, new ResultSetMetaData[] {joined}, sourceZero(plain), plain, values, new boolean[1]);
+  }
+
+  /**
+   * Several sources (the pushed-back sides of a join): result column {@code i} shown as is is column
+   * {@code plain[i]} of {@code sources[source[i]]}.
+   */
+  PushedMetaData(ResultSetMetaData out, ResultSetMetaData[] sources, int[] source, int[] plain, Object[] values,
+      boolean[] padded) {
+    this.padded = padded;
     this.out = out;
-    this.joined = joined;
+    this.sources = sources;
+    this.source = source;
     this.plain = plain;
     this.values = values;
+  }
+
+  private static int[] sourceZero(int[] plain) {
+    int[] source = new int[plain.length];
+    for (int i = 0; i < plain.length; i++) {
+      source[i] = plain[i] >= 0 ? 0 : -1;
+    }
+    return source;
   }
 
   @Override
@@ -36,16 +59,20 @@ final class PushedMetaData extends DelegatingMetaData {
 
   /** The metadata that describes a column: the joined column's when it is shown as is. */
   private ResultSetMetaData of(int column) {
-    return column >= 1 && column <= plain.length && plain[column - 1] >= 0 ? joined : out;
+    return shown(column) ? sources[source[column - 1]] : out;
   }
 
   private int at(int column) {
-    return column >= 1 && column <= plain.length && plain[column - 1] >= 0 ? plain[column - 1] + 1 : column;
+    return shown(column) ? plain[column - 1] + 1 : column;
+  }
+
+  private boolean shown(int column) {
+    return column >= 1 && column <= plain.length && source[column - 1] >= 0;
   }
 
   @Override
   public String getColumnName(int column) throws SQLException {
-    return of(column) == joined ? joined.getColumnName(at(column)) : MergedMetaData.fillLabel(out.getColumnName(column), values);
+    return shown(column) ? of(column).getColumnName(at(column)) : MergedMetaData.fillLabel(out.getColumnName(column), values);
   }
 
   @Override
@@ -80,7 +107,7 @@ final class PushedMetaData extends DelegatingMetaData {
 
   @Override
   public int isNullable(int column) throws SQLException {
-    return of(column).isNullable(at(column));
+    return shown(column) && padded[source[column - 1]] ? columnNullable : of(column).isNullable(at(column));
   }
 
   @Override
