@@ -44,7 +44,8 @@ public final class Cluster implements AutoCloseable {
       // and a write or locking read that meets one waits on the lock until this pass finishes the
       // branch, as it would have waited for the pass itself. The pass also opens each shard's pool
       // and first connection while the caller parses its first statement.
-      recovery.scheduleWithFixedDelay(recoveryTask(), 0, RECOVERY_PERIOD_S, java.util.concurrent.TimeUnit.SECONDS);
+      var unused = recovery.scheduleWithFixedDelay(recoveryTask(), 0, RECOVERY_PERIOD_S, // stopped with the executor
+          java.util.concurrent.TimeUnit.SECONDS);
     } else {
       this.recovery = null;
     }

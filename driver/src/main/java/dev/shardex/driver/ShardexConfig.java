@@ -173,10 +173,8 @@ public final class ShardexConfig implements ShardPools.Credentials {
         options.put(name, String.valueOf(e.getValue()));
       }
     }
-    StringBuilder key = new StringBuilder(160).append(sandboxName != null ? "sandbox:" + sandboxName : directoryUrl)
-        .append('|').append(user).append('|').append(instance).append('|').append(System.identityHashCode(ticker))
-        .append('|').append(Authenticator.passwordDigest(all)).append('|').append(options);
-    return key.toString();
+    return (sandboxName != null ? "sandbox:" + sandboxName : directoryUrl) + '|' + user + '|' + instance + '|'
+        + System.identityHashCode(ticker) + '|' + Authenticator.passwordDigest(all) + '|' + options;
   }
 
   /** At most 100 letters, digits, '_', '.' or '-' (a loop: no regex on the connect path). */

@@ -47,6 +47,7 @@ public enum ShardexProperty {
   private final String key;
   private final String defaultValue;
   private final String description;
+  @SuppressWarnings("ImmutableEnumChecker") // never written after construction, never handed out
   private final String[] choices;
 
   ShardexProperty(String key, String defaultValue, String description, String... choices) {

@@ -96,6 +96,7 @@ public final class LookupBatch implements AutoCloseable {
     return others;
   }
 
+  @SuppressWarnings("StaticAssignmentOfThrowable") // a mask marker compared by identity, never thrown
   private static final SQLException KEPT = new SQLException("not failed in this round");
 
   /**

@@ -51,7 +51,7 @@ public final class PlanExecutor {
       Executor pool) throws SQLException {
     List<Integer> shards = plan.shards();
     int n = shards.size();
-    @SuppressWarnings("unchecked")
+    @SuppressWarnings({"unchecked", "rawtypes"}) // Java has no generic array creation
     CompletableFuture<ShardResultSet>[] others = new CompletableFuture[n];
     for (int i = 1; i < n; i++) {
       int shard = shards.get(i);

@@ -19,7 +19,6 @@ import java.util.concurrent.ConcurrentHashMap;
  * Pooling is HikariCP's job; this class only knows which pool serves which shard.
  */
 public final class ShardPools implements AutoCloseable {
-  private final Directory directory;
   private final Credentials credentials;
   private final Properties passThrough;
   private final int poolSize;
@@ -40,7 +39,6 @@ public final class ShardPools implements AutoCloseable {
 
   public ShardPools(Directory directory, Credentials credentials, Properties passThrough, int poolSize,
       long connectTimeoutMs, String name) {
-    this.directory = directory;
     this.credentials = credentials;
     this.passThrough = passThrough;
     this.poolSize = poolSize;

@@ -60,6 +60,7 @@ public final class ShardSession implements ShardAccess, dev.shardex.driver.event
     this.metrics = m;
   }
 
+  @Override
   public Metrics metrics() {
     return metrics;
   }

@@ -27,7 +27,7 @@ public final class StatementCache {
 
   private final Map<Connection, Statements> byConnection = new ConcurrentHashMap<>();
 
-  /** A statement lent to one execution; {@link #give} returns it. */
+  /** A statement lent to one execution; {@code give} returns it. */
   public static final class Slot {
     final Statement statement;
     final Statements owner;
@@ -55,6 +55,7 @@ public final class StatementCache {
       this.physical = physical;
     }
 
+    @SuppressWarnings("NonApiType") // its access order is the point: the eldest entry is the least recently used
     private static LinkedHashMap<String, Slot> lru() {
       return new LinkedHashMap<>(16, 0.75f, true) {
         @Override

@@ -128,6 +128,7 @@ final class JoinQuery {
   }
 
   /** Each table's rows given to one server, which runs the statement over them; or the lookup join's refusal. */
+  @SuppressWarnings("ReferenceEquality") // NOT_FOLDED / NOT_PUSHED are cached sentinels, told by identity
   private Operator pushedJoin(String text, SQLException refused) throws SQLException {
     JoinPushdown.Plan plan;
     try {
@@ -157,6 +158,7 @@ final class JoinQuery {
    * own within shardex.maxMergeRows, given back to one shard where the statement runs whole; or
    * the refusal when it cannot be cut so.
    */
+  @SuppressWarnings("ReferenceEquality") // NOT_FOLDED / NOT_PUSHED are cached sentinels, told by identity
   Operator pushed(String text, SQLException refusal) throws SQLException {
     JoinAggregates.Plan plan;
     try {
@@ -182,6 +184,7 @@ final class JoinQuery {
   static final long MAX_PUSHED_BYTES = 4L << 20;
 
   /** The cut of a statement that aggregates, groups or de-duplicates a join's rows; null for any other. */
+  @SuppressWarnings("ReferenceEquality") // NOT_FOLDED / NOT_PUSHED are cached sentinels, told by identity
   private JoinAggregates.Plan folded(RouteTemplate t, String text, Object[] values) throws SQLException {
     String[] refused = new String[1];
     JoinAggregates.Plan plan = cluster.templates().crossShard(version() + "|folded|" + text, () -> {

@@ -40,9 +40,9 @@ final class LocalBlob implements Blob {
   @Override
   public long position(byte[] pattern, long start) throws SQLException {
     byte[] d = data();
-    for (int i = position(start, 0); i + pattern.length <= d.length; i++) {
+    for (int i = position(start, 0); (long) i + pattern.length <= d.length; i++) {
       if (Arrays.equals(d, i, i + pattern.length, pattern, 0, pattern.length)) {
-        return i + 1;
+        return i + 1L;
       }
     }
     return -1;

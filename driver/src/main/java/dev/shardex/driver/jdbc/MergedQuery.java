@@ -27,11 +27,9 @@ import java.util.List;
  */
 final class MergedQuery {
   private final Cluster cluster;
-  private final ShardSession session;
 
   MergedQuery(Cluster cluster, ShardSession session) {
     this.cluster = cluster;
-    this.session = session;
   }
 
   /** getGeneratedKeys after an INSERT whose sequence-filled column Shardex filled: those ids. */

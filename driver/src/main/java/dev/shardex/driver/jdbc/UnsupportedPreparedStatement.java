@@ -56,7 +56,7 @@ public abstract class UnsupportedPreparedStatement extends ShardexStatement impl
   @Override public void setNull(int a0, int a1) throws SQLException { parameters().set(a0, null, (p, i, v) -> p.setNull(i, a1)); }
   @Override public void setObject(int a0, Object a1, int a2, int a3) throws SQLException { parameters().set(a0, a1, (p, i, v) -> p.setObject(i, a1, a2, a3)); }
   @Override public void setObject(int a0, Object a1, int a2) throws SQLException { parameters().set(a0, a1, (p, i, v) -> p.setObject(i, a1, a2)); }
-  @Override public void setObject(int a0, Object a1) throws SQLException { parameters().set(a0, a1, (p, i, v) -> p.setObject(i, (Object) v)); }
+  @Override public void setObject(int a0, Object a1) throws SQLException { parameters().set(a0, a1, (p, i, v) -> p.setObject(i, v)); }
   @Override public void setRef(int a0, java.sql.Ref a1) throws SQLException { parameters().set(a0, a1, (p, i, v) -> p.setRef(i, (java.sql.Ref) v)); }
   @Override public void setRowId(int a0, java.sql.RowId a1) throws SQLException { parameters().set(a0, a1, (p, i, v) -> p.setRowId(i, (java.sql.RowId) v)); }
   @Override public void setSQLXML(int a0, java.sql.SQLXML a1) throws SQLException { parameters().set(a0, a1, (p, i, v) -> p.setSQLXML(i, (java.sql.SQLXML) v)); }

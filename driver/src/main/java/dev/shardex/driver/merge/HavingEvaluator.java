@@ -120,7 +120,7 @@ public final class HavingEvaluator {
       return e instanceof Addition ? a.add(b) : e instanceof Subtraction ? a.subtract(b)
           : e instanceof Multiplication ? a.multiply(b) : b.signum() == 0 ? null : a.divide(b, MathContext.DECIMAL64);
     }
-    int c = ValueOrder.compare(l instanceof Number ? l : l, r, true);
+    int c = ValueOrder.compare(l, r, true);
     if (e instanceof EqualsTo) {
       return c == 0;
     } else if (e instanceof NotEqualsTo) {

@@ -11,7 +11,7 @@ import java.util.List;
 /**
  * Route under a client merge: the rewritten SELECT on every shard of the plan at once (the merge's
  * hidden columns, partial aggregates and LIMIT n+m pushed into its text). Opened for a merge that
- * streams it, it hands over each shard's result set ({@link #parts}); otherwise the shards' rows one
+ * streams it, it hands over each shard's result set ({@code parts}); otherwise the shards' rows one
  * shard after the other.
  */
 public final class Gather implements Operator {

@@ -29,7 +29,7 @@ final class QueryRefs {
   final Lookup[] lookupBy;
   private final int[] parent;
 
-  @SuppressWarnings("unchecked")
+  @SuppressWarnings({"unchecked", "rawtypes"}) // Java has no generic array creation
   QueryRefs(RouteTemplate t, Directory dir) throws SQLException {
     this.t = t;
     int n = t.tables().size();

@@ -64,7 +64,7 @@ public final class Router {
   static RoutePlan routeOnce(RouteTemplate t, Object[] values, RouteContext ctx) throws SQLException {
     Directory dir = ctx.directory();
     if (ctx.hintsEnabled() && t.hints().routes()) {
-      return byHint(t, values, ctx);
+      return byHint(t, ctx);
     }
     if (t.parseError() != null) {
       throw t.parseError();
@@ -88,7 +88,7 @@ public final class Router {
 
   // ---- hints -------------------------------------------------------------------------------------
 
-  private static RoutePlan byHint(RouteTemplate t, Object[] values, RouteContext ctx) throws SQLException {
+  private static RoutePlan byHint(RouteTemplate t, RouteContext ctx) throws SQLException {
     Hints h = t.hints();
     boolean write = t.type().isWrite();
     if (h.shard() != null) {

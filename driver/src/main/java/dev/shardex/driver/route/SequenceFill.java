@@ -88,7 +88,7 @@ final class SequenceFill {
   private static boolean isNull(List<ValueSource> row, int at, Object[] values) {
     ValueSource v = at < row.size() ? row.get(at) : null;
     Object value = v instanceof ValueSource.Literal l ? l.value()
-        : v instanceof ValueSource.Param p && p.index() < values.length ? values[p.index()] : Boolean.FALSE;
+        : v instanceof ValueSource.Param p && p.index() < values.length ? values[p.index()] : (Object) false;
     return value == null || value instanceof Number n && (n instanceof BigDecimal d ? d.signum() == 0 : n.doubleValue() == 0);
   }
 

@@ -113,7 +113,7 @@ public final class TableSchemas {
       return Schema.UNKNOWN;
     }
     Entry e = cache.getIfPresent(def.name());
-    if (e != null && e.def() == def) {
+    if (e != null && sameEntry(e.def(), def)) {
       return e.schema(); // the same catalog entry: the directory has not reloaded it since
     }
     Schema s = load(def);
@@ -180,5 +180,11 @@ public final class TableSchemas {
     }
     keys.replaceAll((k, v) -> List.copyOf(v));
     return new Schema(List.copyOf(columns), java.util.Collections.unmodifiableMap(keys));
+  }
+
+  /** The same catalog entry object: the directory has not reloaded the table's definition since. */
+  @SuppressWarnings("ReferenceEquality")
+  private static boolean sameEntry(Object a, Object b) {
+    return a == b;
   }
 }

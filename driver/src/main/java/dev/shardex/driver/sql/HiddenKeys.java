@@ -32,6 +32,8 @@ public final class HiddenKeys {
   private HiddenKeys() {}
 
   /**
+   * The hidden key columns of a statement.
+   *
    * @param keyColumns the key space's SHARDED tables: lower-case name -> key column
    * @param numeric whether keys are BIGINT (else STRING)
    */

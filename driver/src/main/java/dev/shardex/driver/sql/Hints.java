@@ -61,7 +61,7 @@ public record Hints(String key, Integer shard, Declaration declaration) {
       }
       i = close < 0 ? sql.length() : close + 2;
     }
-    return attrs.isEmpty() ? NONE : fromAttributes(attrs, lookups, sql);
+    return attrs.isEmpty() ? NONE : fromAttributes(attrs, lookups);
   }
 
   /**
@@ -74,7 +74,7 @@ public record Hints(String key, Integer shard, Declaration declaration) {
       return null;
     }
     String body = comment.strip().substring(PREFIX.length());
-    Hints h = fromAttributes(attributes(body, new LinkedHashMap<>()), lookups(body, new ArrayList<>()), sql);
+    Hints h = fromAttributes(attributes(body, new LinkedHashMap<>()), lookups(body, new ArrayList<>()));
     if (h.declaration() == null) {
       throw ShardexError.BAD_DECLARATION.exception("COMMENT='" + comment + "'",
           "a table comment declares one of sharded key=COLUMN, global, single [shard=N]");
@@ -111,7 +111,7 @@ public record Hints(String key, Integer shard, Declaration declaration) {
     return lookups;
   }
 
-  private static Hints fromAttributes(Map<String, String> attrs, List<LookupSpec> lookups, String sql) throws SQLException {
+  private static Hints fromAttributes(Map<String, String> attrs, List<LookupSpec> lookups) throws SQLException {
     TableKind kind = null;
     for (TableKind k : TableKind.values()) {
       if (attrs.containsKey(k.name().toLowerCase(Locale.ROOT))) {
@@ -122,7 +122,7 @@ public record Hints(String key, Integer shard, Declaration declaration) {
         kind = k;
       }
     }
-    Integer shard = attrs.containsKey("shard") ? parseShard(attrs.get("shard"), sql) : null;
+    Integer shard = attrs.containsKey("shard") ? parseShard(attrs.get("shard")) : null;
     if (kind == null) {
       for (String name : attrs.keySet()) {
         if (!name.equals("key") && !name.equals("shard")) {
@@ -152,7 +152,7 @@ public record Hints(String key, Integer shard, Declaration declaration) {
         kind == TableKind.SHARDED ? keySpace : null, shard, attrs.get("sequence"), List.copyOf(lookups)));
   }
 
-  private static Integer parseShard(String value, String sql) throws SQLException {
+  private static Integer parseShard(String value) throws SQLException {
     try {
       return Integer.valueOf(value);
     } catch (NumberFormatException e) {

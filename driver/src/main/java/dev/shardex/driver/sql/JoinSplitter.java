@@ -216,6 +216,7 @@ public final class JoinSplitter {
   }
 
   /** {@code dep.col = other.col} (either order): [dependent column, driving column]; else null. */
+  @SuppressWarnings("ReferenceEquality") // a Ref is the identity of one table reference of the statement
   private Column[] joinEquality(Expression e, Ref dep) throws Refused, SQLException {
     if (!(e instanceof EqualsTo eq) || !(eq.getLeftExpression() instanceof Column a)
         || !(eq.getRightExpression() instanceof Column b)) {
@@ -234,6 +235,7 @@ public final class JoinSplitter {
   private Ref dependentRef;
 
   /** The sides an expression reads: true for the dependent table, false for the rest. */
+  @SuppressWarnings("ReferenceEquality") // a Ref is the identity of one table reference of the statement
   private Set<Boolean> sides(Expression e) throws Refused, SQLException {
     Set<Boolean> out = new TreeSet<>();
     if (e == null) {

@@ -154,6 +154,7 @@ final class TemplateBuilder {
         update.getLimit() != null || update.getOrderByElements() != null);
   }
 
+  @SuppressWarnings("deprecation") // DELETE ... USING: JSqlParser 5.4 reads it only through the deprecated getter
   RouteTemplate delete(Delete delete) {
     int scope = newScope(-1);
     int target;
@@ -265,6 +266,7 @@ final class TemplateBuilder {
     }
   }
 
+  @SuppressWarnings("deprecation") // Join.getRightItem: its replacement getFromItem is the same field
   private void walkJoins(List<Join> joins, int scope) {
     if (joins == null) {
       return;

@@ -47,6 +47,7 @@ public final class TemplateCache {
    * The template of a plain statement and the values of its literals. On a cache hit this copies
    * no text: the key compares the statement with the cached normalised text in place.
    */
+  @SuppressWarnings("ReferenceEquality") // RAW_ONLY is a sentinel entry, told by identity
   public Analysis plain(String sql) throws SQLException {
     if (!normalisable(sql)) {
       return new Analysis(prepared(sql), NO_VALUES, sql);
