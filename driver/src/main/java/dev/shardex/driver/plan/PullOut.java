@@ -53,7 +53,7 @@ public final class PullOut implements Operator {
         if (sub.column() >= 0) {
           typed.put(sub.column() + 1, rs.getMetaData());
         }
-        SubqueryPullOut.Answer answer = sub.kind() == Kind.SCALAR ? ScalarValue.read(rs)
+        SubqueryPullOut.Answer answer = sub.kind() == Kind.SCALAR ? ScalarValue.read(rs, sub.column() >= 0)
             : sub.kind() == Kind.ANY_ROW ? new SubqueryPullOut.Answer(rs.next() ? List.<Object>of(1) : List.of(), null)
             : distinct(rs, sub);
         answers.add(answer);

@@ -273,6 +273,11 @@ class SubqueryTest {
           out.add(m.getColumnLabel(i) + ":" + m.getColumnTypeName(i) + "(" + m.getPrecision(i) + "," + m.getScale(i) + ") size "
               + m.getColumnDisplaySize(i) + " nullable " + m.isNullable(i) + " " + m.getColumnClassName(i));
         }
+        while (rs.next()) {
+          for (int i = 1; i <= m.getColumnCount(); i++) {
+            out.add(i + ": " + (rs.getObject(i) == null ? null : rs.getObject(i).getClass().getName()));
+          }
+        }
         return out;
       }
     }
