@@ -124,6 +124,7 @@ public final class GlobalOuterJoin {
     }
     Set<String> used = new LinkedHashSet<>();
     List<String> others = otherColumns();
+    boolean[] nested = {false};
     ExpressionVisitorAdapter<Void> v = new ExpressionVisitorAdapter<>() {
       @Override
       public <S> Void visit(Column c, S context) {
@@ -134,9 +135,23 @@ public final class GlobalOuterJoin {
         }
         return null;
       }
+
+      @Override
+      public <S> Void visit(net.sf.jsqlparser.statement.select.Select s, S context) {
+        nested[0] = true; // a subquery (over GLOBAL tables: the others ran first) may read any column: all of them
+        return null;
+      }
+
+      @Override
+      public <S> Void visit(net.sf.jsqlparser.statement.select.ParenthesedSelect s, S context) {
+        return visit((net.sf.jsqlparser.statement.select.Select) s, context);
+      }
     };
     for (Expression e : expressions()) {
       e.accept(v, null);
+    }
+    if (nested[0]) {
+      return all;
     }
     if (used.isEmpty()) {
       used.add(all.get(0)); // a row each, for COUNT(*) and padding, even when no column is shown

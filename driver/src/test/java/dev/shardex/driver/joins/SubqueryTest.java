@@ -206,6 +206,8 @@ class SubqueryTest {
     same("SELECT g.code, COUNT(u.id) AS n, SUM(u.referrer_id) AS s, MAX(u.name) FROM sq_countries g LEFT JOIN sq_users u"
         + " ON u.country = g.code AND u.status = ? GROUP BY g.code HAVING COUNT(*) >= 1 ORDER BY n DESC, g.code", true, "vip");
     same("SELECT g.code, COUNT(n.id) FROM sq_countries g LEFT JOIN sq_none n ON n.id > 0 GROUP BY g.code", false);
+    same("SELECT g.code, COUNT(u.id) FROM sq_countries g LEFT JOIN sq_users u ON u.country = g.code"
+        + " WHERE g.code IN (SELECT code FROM sq_countries WHERE name LIKE '%u%') GROUP BY g.code", false);
   }
 
   @Test
