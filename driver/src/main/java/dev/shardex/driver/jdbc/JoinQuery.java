@@ -16,6 +16,7 @@ import dev.shardex.driver.plan.PushBack;
 import dev.shardex.driver.plan.PushJoin;
 import dev.shardex.driver.sql.JoinPushdown;
 import dev.shardex.driver.route.TableSchemas;
+import dev.shardex.driver.sql.GlobalOuterJoin;
 import dev.shardex.driver.sql.JoinAggregates;
 import dev.shardex.driver.plan.Runner;
 import dev.shardex.driver.route.RoutePlan;
@@ -35,7 +36,7 @@ import java.util.Locale;
 
 /**
  * A SELECT whose SHARDED tables live apart (the router's {@code JOIN} plan), planned as an operator
- * tree: its IN subqueries pulled out ({@link PullOut}), or split into a driving and a dependent
+ * tree: its subqueries pulled out ({@link PullOut}), a GLOBAL outer join completed on one shard, or split into a driving and a dependent
  * statement ({@link JoinSplitter}) answered by a {@link LookupJoin}. The tree's steps run back
  * through the pipeline like any other statement. A statement the splitter cannot answer exactly
  * is refused with SHX1206 and the reason.
@@ -86,19 +87,35 @@ final class JoinQuery {
     return cluster.directory().catalogVersion() + "." + cluster.schemas().loads();
   }
 
-  private SubqueryPullOut.Plan pullOut(String text) throws SQLException {
-    return cluster.templates().crossShard(version() + "|pull-out|" + text,
+  /**
+   * Its subqueries over SHARDED tables run first (IN, EXISTS correlated by one equality, scalar:
+   * {@link PullOut}), or a GLOBAL table's outer join with a SHARDED table completed by one shard
+   * ({@link GlobalOuterJoin}); null for neither.
+   */
+  private Operator subqueries(RouteTemplate t, String text, Object[] values) throws SQLException {
+    SubqueryPullOut.Plan pullOut = cluster.templates().crossShard(version() + "|pull-out|" + text,
         () -> SubqueryPullOut.of(text, catalog()));
+    if (pullOut != null) {
+      if (pullOut.refused() != null) {
+        throw refusal(t, values, pullOut.refused());
+      }
+      return new PullOut(pullOut, cluster.config().maxMergeRows());
+    }
+    JoinAggregates.Plan outer = cut(t, values, "|global-outer|" + text, () -> GlobalOuterJoin.of(text, catalog()));
+    return outer == null ? null : new PushBack(new Materialize(outer.inner(), outer.innerParams(), cluster.config().maxMergeRows()),
+        outer, MAX_PUSHED_BYTES, "GlobalOuterJoin: the SHARDED table's rows the join can match, to one shard as a typed"
+            + " JSON_TABLE under its alias; the statement runs there over the whole GLOBAL tables (each unmatched row once)");
   }
 
   /**
-   * The statement's operator tree: a pull-out of its IN subqueries, or a lookup join (under a
-   * count); a join the lookup join cannot answer is given to one server ({@link PushJoin}).
+   * The statement's operator tree: its subqueries pulled out, a GLOBAL outer join completed, or a
+   * lookup join (under a count); a join the lookup join cannot answer is given to one server
+   * ({@link PushJoin}).
    */
   Operator plan(RouteTemplate t, String text, Object[] values) throws SQLException {
-    SubqueryPullOut.Plan pullOut = pullOut(text);
-    if (pullOut != null) {
-      return new PullOut(pullOut, cluster.config().maxMergeRows());
+    Operator early = subqueries(t, text, values);
+    if (early != null) {
+      return early;
     }
     try {
       return lookupJoin(t, text, values);
@@ -184,12 +201,17 @@ final class JoinQuery {
   static final long MAX_PUSHED_BYTES = 4L << 20;
 
   /** The cut of a statement that aggregates, groups or de-duplicates a join's rows; null for any other. */
-  @SuppressWarnings("ReferenceEquality") // NOT_FOLDED / NOT_PUSHED are cached sentinels, told by identity
   private JoinAggregates.Plan folded(RouteTemplate t, String text, Object[] values) throws SQLException {
+    return cut(t, values, "|folded|" + text, () -> JoinAggregates.of(text, catalog()));
+  }
+
+  /** A cut that applies to some statements (null for the others), cached; its refusal named. */
+  @SuppressWarnings("ReferenceEquality") // NOT_FOLDED is a cached sentinel, told by identity
+  private JoinAggregates.Plan cut(RouteTemplate t, Object[] values, String key, Cut cut) throws SQLException {
     String[] refused = new String[1];
-    JoinAggregates.Plan plan = cluster.templates().crossShard(version() + "|folded|" + text, () -> {
+    JoinAggregates.Plan plan = cluster.templates().crossShard(version() + key, () -> {
       try {
-        JoinAggregates.Plan p = JoinAggregates.of(text, catalog());
+        JoinAggregates.Plan p = cut.of();
         return p == null ? NOT_FOLDED : p;
       } catch (JoinAggregates.Refused e) {
         refused[0] = e.getMessage();
@@ -197,9 +219,23 @@ final class JoinQuery {
       }
     });
     if (plan == null) {
-      throw refusal(t, values, refused[0] != null ? refused[0] : "aggregates over the join: run it again");
+      throw refusal(t, values, refused[0] != null ? refused[0] : refusedAgain(cut));
     }
     return plan == NOT_FOLDED ? null : plan;
+  }
+
+  /** A cut's reason for a statement whose refusal is cached (so it is not parsed on every try). */
+  private static String refusedAgain(Cut cut) throws SQLException {
+    try {
+      cut.of();
+      return "its catalog changed meanwhile: run it again";
+    } catch (JoinAggregates.Refused e) {
+      return e.getMessage();
+    }
+  }
+
+  private interface Cut {
+    JoinAggregates.Plan of() throws JoinAggregates.Refused, SQLException;
   }
 
   /** Cached for a statement that does not fold a join's rows. */

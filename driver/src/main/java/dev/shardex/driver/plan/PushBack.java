@@ -18,11 +18,19 @@ public final class PushBack implements Operator {
   private final JoinAggregates.Plan plan;
   private final long maxBytes;
   private final Step outer;
+  private final String describe;
 
   public PushBack(Operator join, JoinAggregates.Plan plan, long maxBytes) {
+    this(join, plan, maxBytes, "PushBack: the joined rows to one shard as a typed JSON_TABLE; the statement's aggregates, GROUP BY,"
+        + " DISTINCT, HAVING, ORDER BY and LIMIT run there");
+  }
+
+  /** {@code describe}: what it does, for EXPLAIN ROUTE (a GLOBAL table's outer join gives back one table's rows). */
+  public PushBack(Operator join, JoinAggregates.Plan plan, long maxBytes, String describe) {
     this.join = join;
     this.plan = plan;
     this.maxBytes = maxBytes;
+    this.describe = describe;
     this.outer = new Step(plan.outer(), "the statement over the joined rows, given back to one shard as a typed JSON_TABLE", true);
   }
 
@@ -44,8 +52,7 @@ public final class PushBack implements Operator {
 
   @Override
   public String describe() {
-    return "PushBack: the joined rows to one shard as a typed JSON_TABLE; the statement's aggregates, GROUP BY,"
-        + " DISTINCT, HAVING, ORDER BY and LIMIT run there";
+    return describe;
   }
 
   @Override

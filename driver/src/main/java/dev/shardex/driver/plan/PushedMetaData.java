@@ -1,6 +1,5 @@
 package dev.shardex.driver.plan;
 
-import dev.shardex.driver.merge.DelegatingMetaData;
 import dev.shardex.driver.merge.MergedMetaData;
 import java.sql.ResultSetMetaData;
 import java.sql.SQLException;
@@ -10,7 +9,7 @@ import java.sql.SQLException;
  * columns (aggregates, expressions), and for a column shown as is its table column's (name, type,
  * size, nullability), as one server reports it; the label is always the statement's.
  */
-final class PushedMetaData extends DelegatingMetaData {
+final class PushedMetaData extends SourcedMetaData {
   private final ResultSetMetaData out;
   private final ResultSetMetaData[] sources;
   /** Per result column: the source that describes it (-1: the server's own), and its column there (0-based). */
@@ -58,11 +57,13 @@ final class PushedMetaData extends DelegatingMetaData {
   }
 
   /** The metadata that describes a column: the joined column's when it is shown as is. */
-  private ResultSetMetaData of(int column) {
+  @Override
+  protected ResultSetMetaData of(int column) {
     return shown(column) ? sources[source[column - 1]] : out;
   }
 
-  private int at(int column) {
+  @Override
+  protected int at(int column) {
     return shown(column) ? plain[column - 1] + 1 : column;
   }
 
@@ -81,47 +82,7 @@ final class PushedMetaData extends DelegatingMetaData {
   }
 
   @Override
-  public int getColumnType(int column) throws SQLException {
-    return of(column).getColumnType(at(column));
-  }
-
-  @Override
-  public String getColumnTypeName(int column) throws SQLException {
-    return of(column).getColumnTypeName(at(column));
-  }
-
-  @Override
-  public String getColumnClassName(int column) throws SQLException {
-    return of(column).getColumnClassName(at(column));
-  }
-
-  @Override
-  public int getPrecision(int column) throws SQLException {
-    return of(column).getPrecision(at(column));
-  }
-
-  @Override
-  public int getScale(int column) throws SQLException {
-    return of(column).getScale(at(column));
-  }
-
-  @Override
   public int isNullable(int column) throws SQLException {
     return shown(column) && padded[source[column - 1]] ? columnNullable : of(column).isNullable(at(column));
-  }
-
-  @Override
-  public int getColumnDisplaySize(int column) throws SQLException {
-    return of(column).getColumnDisplaySize(at(column));
-  }
-
-  @Override
-  public boolean isSigned(int column) throws SQLException {
-    return of(column).isSigned(at(column));
-  }
-
-  @Override
-  public boolean isCaseSensitive(int column) throws SQLException {
-    return of(column).isCaseSensitive(at(column));
   }
 }

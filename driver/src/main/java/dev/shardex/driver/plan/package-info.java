@@ -5,8 +5,8 @@
  * A statement that needs more than sending SQL to its shards is a tree: leaves send SQL
  * ({@code Route}, {@code Gather}, {@code Step}), inner nodes work on their inputs' rows in the
  * client ({@code MergeSort}, {@code Aggregate}, {@code Filter}, {@code Distinct}, {@code Sort},
- * {@code Limit}, {@code Project}, {@code LookupJoin}, {@code JoinCount}, {@code PullOut},
- * {@code Materialize}, {@code PushBack}). One operator per file. The central rule, as in Vitess:
+ * {@code Limit}, {@code Project}, {@code LookupJoin}, {@code JoinCount}, {@code PullOut} (with
+ * {@code ScalarValue} and {@code TypedColumns}), {@code Materialize}, {@code PushBack}). One operator per file. The central rule, as in Vitess:
  * anything pushed under a Route is turned into SQL and run by MySQL; the client only pairs, folds,
  * sorts and cuts.
  *

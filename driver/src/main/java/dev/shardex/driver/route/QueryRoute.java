@@ -85,12 +85,12 @@ final class QueryRoute {
       return withInSplit(RoutePlan.of(Fanout.SUM, targets, true), targets);
     }
     if (targets.size() > 1) {
-      refuseRepeatedOuterRows(targets);
       try {
+        refuseRepeatedOuterRows(targets);
         refuseShardedOnlyInSubquery(targets);
       } catch (SQLException e) {
         if (crossShardSelect(write)) {
-          return RoutePlan.join(); // the executor tries to run its subqueries first
+          return RoutePlan.join(); // the executor tries to run its subqueries first, or the outer join on one shard
         }
         throw e;
       }

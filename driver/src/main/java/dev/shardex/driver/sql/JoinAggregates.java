@@ -129,19 +129,34 @@ public final class JoinAggregates {
       c.setTable(new Table(ALIAS));
       c.setColumnName("c" + k);
     }
-    select.setFromItem(new Table(PLACEHOLDER));
+    select.setFromItem(placeholder());
     select.setJoins(null);
     select.setWhere(null);
+    return jsonTable(select, declared, ALIAS, params, inner, plain);
+  }
+
+  /**
+   * The plan whose outer statement is {@code select} with its {@link #PLACEHOLDER} table replaced by
+   * the typed JSON_TABLE of the rows {@code inner} reads (columns {@code declared}), named {@code alias};
+   * its marker is the parameter numbered {@code params} (after the statement's own).
+   */
+  static Plan jsonTable(PlainSelect select, List<String> declared, String alias, int params, NumberedParameters.Text inner,
+      int[] plain) {
     NumberedParameters.Text outer = NumberedParameters.print(select);
     int at = outer.sql().indexOf(PLACEHOLDER);
     int before = SqlLexer.countParameters(outer.sql().substring(0, at));
     String sql = outer.sql().substring(0, at) + "JSON_TABLE(?, '$[*]' COLUMNS (" + String.join(", ", declared) + ")) AS "
-        + ALIAS + outer.sql().substring(at + PLACEHOLDER.length());
+        + alias + outer.sql().substring(at + PLACEHOLDER.length());
     int[] order = new int[outer.order().length + 1];
     System.arraycopy(outer.order(), 0, order, 0, before);
     order[before] = params;
     System.arraycopy(outer.order(), before, order, before + 1, outer.order().length - before);
-    return new Plan(inner.sql(), inner.order(), sql, order, params, columns.size(), plain);
+    return new Plan(inner.sql(), inner.order(), sql, order, params, declared.size(), plain);
+  }
+
+  /** Stands for the JSON_TABLE in a statement until it is written in ({@link #jsonTable}). */
+  static Table placeholder() {
+    return new Table(PLACEHOLDER);
   }
 
   /** The join reading the needed columns, as {@code __shx_cK}: the statement's FROM and WHERE, nothing else. */
@@ -207,24 +222,19 @@ public final class JoinAggregates {
       return;
     }
     String[] parts = key.split("\\.", 2);
-    String type = catalog.type(tables.get(parts[0]), parts[1]);
     int k = columns.size();
-    String declaration = jsonColumn("c" + k, type, k);
-    if (declaration == null) {
-      throw new Refused("column " + key + " is of type " + type + ", which the joined rows cannot carry to one shard");
-    }
+    declared.add(jsonColumn("c" + k, key, catalog.type(tables.get(parts[0]), parts[1]), k));
     columns.put(key, k);
-    declared.add(declaration);
   }
 
   /**
-   * A JSON_TABLE column {@code name} reading element {@code k} of a row as the table column's
-   * {@code type} (as the catalog gives it: type, then collation), or null for a type rows cannot carry.
+   * A JSON_TABLE column named {@code name} reading {@code $[k]}, declared with the table column's
+   * type and collation {@code type} (of {@code column}, named in the refusal of a type it cannot carry).
    */
-  static String jsonColumn(String name, String type, int k) {
+  static String jsonColumn(String name, String column, String type, int k) throws Refused {
     Matcher m = type == null ? null : TYPE.matcher(type.toLowerCase(Locale.ROOT));
     if (m == null || !m.matches()) {
-      return null;
+      throw new Refused("column " + column + " is of type " + type + ", which the joined rows cannot carry to one shard");
     }
     String collation = m.group(5) == null ? "" : m.group(5).strip();
     String base = type.substring(0, type.length() - (m.group(5) == null ? 0 : m.group(5).length()));

@@ -358,13 +358,12 @@ public final class JoinPushdown {
     List<String> out = new ArrayList<>();
     List<String> cols = read.get(alias);
     for (int i = 0; i < cols.size(); i++) {
-      String type = catalog.type(tables.get(alias), cols.get(i));
-      String d = JoinAggregates.jsonColumn("`" + cols.get(i) + "`", type, i);
-      if (d == null) {
-        throw new Refused("column " + alias + "." + cols.get(i) + " is of type " + type
-            + ", which its rows cannot carry to one shard");
+      try {
+        out.add(JoinAggregates.jsonColumn("`" + cols.get(i) + "`", alias + "." + cols.get(i),
+            catalog.type(tables.get(alias), cols.get(i)), i));
+      } catch (JoinAggregates.Refused e) {
+        throw new Refused(e.getMessage());
       }
-      out.add(d);
     }
     return String.join(", ", out);
   }

@@ -8,7 +8,9 @@
  * rewrites a multi-step plan needs are cut here too, once per text and catalog version:
  * {@code MergeRewriter} (a merged read's shard text), {@code JoinSplitter} (a cross-shard join's
  * driving and dependent statements), {@code JoinAggregates} (a statement over joined rows given
- * back to one shard), {@code SubqueryPullOut} (IN subqueries run first).
+ * back to one shard), {@code SubqueryPullOut} (IN, EXISTS and scalar subqueries run first, an EXISTS
+ * correlated by one equality decorrelated by {@code CorrelatedExists}), {@code GlobalOuterJoin} (a
+ * GLOBAL table's outer join with a SHARDED one, run by one shard over the SHARDED rows).
  *
  * <h2>Invariants</h2>
  * <ul>

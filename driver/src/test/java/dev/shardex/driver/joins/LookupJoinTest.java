@@ -62,20 +62,26 @@ class LookupJoinTest {
     rows.add("INSERT INTO xj_pets VALUES (1, 10, 1, 'Leo'), (2, 11, 2, 'Basil'), (3, 12, 3, 'Rosy'), (4, 13, NULL, 'Jewel')");
     rows.add("INSERT INTO xj_visits VALUES (1, 1, '2026-01-01', 'rabies shot'), (2, 1, '2026-02-01', 'neutered'),"
         + " (3, 3, '2026-03-01', 'spayed'), (4, 2, '2026-03-04', 'check')");
-    oracle = SandboxCluster.shared("oracle", 1).connectShard(0);
-    try (Statement o = oracle.createStatement()) {
-      for (String t : List.of("xj_users", "xj_orders", "xj_types", "xj_pets", "xj_visits")) {
+    oracle = loadBoth(List.of("xj_users", "xj_orders", "xj_types", "xj_pets", "xj_visits"), DDL, rows);
+  }
+
+  /** Creates the tables (dropped first) and their rows on the plain server and through Shardex; the plain server's connection. */
+  static Connection loadBoth(List<String> tables, List<String> ddl, List<String> rows) throws SQLException {
+    Connection plain = SandboxCluster.shared("oracle", 1).connectShard(0);
+    try (Statement o = plain.createStatement()) {
+      for (String t : tables) {
         o.execute("DROP TABLE IF EXISTS " + t);
       }
-      for (String sql : DDL) {
+      for (String sql : ddl) {
         o.execute(sql);
       }
       for (String sql : rows) {
         o.execute(sql);
       }
     }
-    TestCluster.run(DDL.toArray(String[]::new));
+    TestCluster.run(ddl.toArray(String[]::new));
     TestCluster.run(rows.toArray(String[]::new));
+    return plain;
   }
 
   @AfterAll
@@ -115,6 +121,11 @@ class LookupJoinTest {
   }
 
   static void same(String sql, boolean ordered, Object... args) throws SQLException {
+    same(oracle, sql, ordered, args);
+  }
+
+  /** The same labels, types and rows from Shardex as from the plain server {@code oracle}, which returns rows. */
+  static void same(Connection oracle, String sql, boolean ordered, Object... args) throws SQLException {
     try (Connection c = TestCluster.connect()) {
       List<String> expected = answer(oracle, sql, ordered, args);
       assertTrue(expected.size() > 1, "the oracle returns rows for " + sql);
