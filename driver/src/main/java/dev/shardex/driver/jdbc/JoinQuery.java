@@ -80,7 +80,7 @@ final class JoinQuery {
   }
 
   /** What a cached split depends on: the catalog (declarations, lookups) and the tables' columns (re-read after DDL). */
-  private String version() {
+  String version() {
     return cluster.directory().catalogVersion() + "." + cluster.schemas().loads();
   }
 
@@ -91,6 +91,13 @@ final class JoinQuery {
 
   /** The statement's operator tree: a pull-out of its IN subqueries, or a lookup join (under a count). */
   Operator plan(RouteTemplate t, String text, Object[] values) throws SQLException {
+    if (t.insertSelect()) {
+      return new InsertSelectQuery(cluster, session, this).plan(t, text);
+    }
+    Operator derived = DerivedQuery.plan(cluster, this, t, text);
+    if (derived != null) {
+      return derived;
+    }
     SubqueryPullOut.Plan pullOut = pullOut(text);
     if (pullOut != null) {
       return new PullOut(pullOut, cluster.config().maxMergeRows());
@@ -156,6 +163,9 @@ final class JoinQuery {
   private static final JoinAggregates.Plan NOT_FOLDED = new JoinAggregates.Plan("", new int[0], "", new int[0], 0, 0, new int[0]);
 
   Outcome run(RouteTemplate t, Object[] values, String text, Statement owner) throws SQLException {
+    if (t.insertSelect()) {
+      return new InsertSelectQuery(cluster, session, this).run(t, text, values, owner);
+    }
     return runner(owner, values, false).run(plan(t, text, values));
   }
 
@@ -213,7 +223,7 @@ final class JoinQuery {
     return out;
   }
 
-  private JoinSplitter.Catalog catalog() {
+  JoinSplitter.Catalog catalog() {
     return new JoinSplitter.Catalog() {
       @Override
       public TableDef def(String table) {

@@ -208,16 +208,29 @@ public final class JoinAggregates {
     }
     String[] parts = key.split("\\.", 2);
     String type = catalog.type(tables.get(parts[0]), parts[1]);
-    Matcher m = type == null ? null : TYPE.matcher(type.toLowerCase(Locale.ROOT));
-    if (m == null || !m.matches()) {
+    int k = columns.size();
+    String definition = declare("c" + k, type, k);
+    if (definition == null) {
       throw new Refused("column " + key + " is of type " + type + ", which the joined rows cannot carry to one shard");
     }
-    int k = columns.size();
     columns.put(key, k);
+    declared.add(definition);
+  }
+
+  /**
+   * A JSON_TABLE column {@code name} reading value {@code k} of each row array, declared as a table
+   * column of {@code type} ("varchar(64) utf8mb4_general_ci", as the catalog gives it) with its
+   * collation; null for a type JSON_TABLE cannot carry exactly (BLOB/BINARY, ENUM/SET, BIT, spatial, JSON).
+   */
+  public static String declare(String name, String type, int k) {
+    Matcher m = type == null ? null : TYPE.matcher(type.toLowerCase(Locale.ROOT));
+    if (m == null || !m.matches()) {
+      return null;
+    }
     String collation = m.group(5) == null ? "" : m.group(5).strip();
     String base = type.substring(0, type.length() - (m.group(5) == null ? 0 : m.group(5).length()));
-    declared.add("c" + k + " " + base + (collation.isEmpty() ? ""
-        : " CHARACTER SET " + collation.substring(0, collation.indexOf('_')) + " COLLATE " + collation) + " PATH '$[" + k + "]'");
+    return name + " " + base + (collation.isEmpty() ? ""
+        : " CHARACTER SET " + collation.substring(0, collation.indexOf('_')) + " COLLATE " + collation) + " PATH '$[" + k + "]'";
   }
 
   /** "alias.column" of a reference: its qualifier, or the one joined table that has the column. */

@@ -62,20 +62,31 @@ class LookupJoinTest {
     rows.add("INSERT INTO xj_pets VALUES (1, 10, 1, 'Leo'), (2, 11, 2, 'Basil'), (3, 12, 3, 'Rosy'), (4, 13, NULL, 'Jewel')");
     rows.add("INSERT INTO xj_visits VALUES (1, 1, '2026-01-01', 'rabies shot'), (2, 1, '2026-02-01', 'neutered'),"
         + " (3, 3, '2026-03-01', 'spayed'), (4, 2, '2026-03-04', 'check')");
-    oracle = SandboxCluster.shared("oracle", 1).connectShard(0);
-    try (Statement o = oracle.createStatement()) {
-      for (String t : List.of("xj_users", "xj_orders", "xj_types", "xj_pets", "xj_visits")) {
+    oracle = loadBoth(List.of("xj_users", "xj_orders", "xj_types", "xj_pets", "xj_visits"), DDL, rows);
+  }
+
+  /**
+   * Creates the tables on one plain MariaDB server (dropped first) and through Shardex, loads the
+   * same rows into both, and returns a connection to the plain server.
+   */
+  static Connection loadBoth(List<String> tables, List<String> ddl, List<String> rows) throws SQLException {
+    Connection plain = SandboxCluster.shared("oracle", 1).connectShard(0);
+    try (Statement o = plain.createStatement()) {
+      for (String t : tables) {
         o.execute("DROP TABLE IF EXISTS " + t);
       }
-      for (String sql : DDL) {
+      for (String sql : ddl) {
         o.execute(sql);
       }
       for (String sql : rows) {
         o.execute(sql);
       }
     }
-    TestCluster.run(DDL.toArray(String[]::new));
-    TestCluster.run(rows.toArray(String[]::new));
+    TestCluster.run(ddl.toArray(String[]::new));
+    if (!rows.isEmpty()) {
+      TestCluster.run(rows.toArray(String[]::new));
+    }
+    return plain;
   }
 
   @AfterAll
