@@ -50,18 +50,18 @@ public final class Derive implements Operator {
       }
       all[plan.params() + k] = json;
       sql = sql.replace(DerivedCut.placeholder(k),
-          "JSON_TABLE(?, '$[*]' COLUMNS (" + DerivedColumns.of(part.name(), rows.meta(), catalog) + "))");
+          "JSON_TABLE(?, '$[*]' COLUMNS (" + DerivedColumns.of(part.name(), part.columns(), rows.meta(), catalog) + "))");
     }
     return run.open(outer.bind(sql, Values.pick(all, plan.outerParams())));
   }
 
   /** A part's rows; past the cap, SHX1207 naming it. */
   private Rows read(Runner run, int k, DerivedCut.Part part) throws SQLException {
-    ResultSet rs = run.open(parts.get(k).bind(part.sql(), Values.pick(run.values(), part.params())));
     try {
+      ResultSet rs = run.open(parts.get(k).bind(part.sql(), Values.pick(run.values(), part.params())));
       return Rows.read(rs, run.cap() - 1, "");
     } catch (SQLException e) {
-      if (ShardexError.CROSS_SHARD.is(e)) {
+      if (Rows.overCap(e)) { // here, or in the part's own merge
         throw ShardexError.CROSS_SHARD.exception("SELECT", "several", "its derived table " + part.name()
             + " reached " + run.cap() + " rows (shardex.maxMergeRows)", "narrow it, or raise shardex.maxMergeRows");
       }

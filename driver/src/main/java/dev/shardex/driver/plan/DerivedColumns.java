@@ -6,6 +6,7 @@ import dev.shardex.driver.sql.JoinSplitter;
 import java.sql.ResultSetMetaData;
 import java.sql.SQLException;
 import java.sql.Types;
+import java.util.List;
 import java.util.Locale;
 
 /**
@@ -21,10 +22,13 @@ final class DerivedColumns {
   private DerivedColumns() {}
 
   /** The COLUMNS (...) list for a part's rows. */
-  static String of(String part, ResultSetMetaData meta, JoinSplitter.Catalog catalog) throws SQLException {
+  static String of(String part, List<String> names, ResultSetMetaData meta, JoinSplitter.Catalog catalog) throws SQLException {
+    if (names != null && names.size() != meta.getColumnCount()) {
+      throw refused(part, "list", "names " + names.size() + " columns for " + meta.getColumnCount(), "name each column once");
+    }
     StringBuilder s = new StringBuilder();
     for (int i = 1; i <= meta.getColumnCount(); i++) {
-      String label = meta.getColumnLabel(i);
+      String label = names != null ? names.get(i - 1) : meta.getColumnLabel(i);
       if (label.length() > 64) {
         throw refused(part, label, "has a name longer than 64 characters", "give it a shorter alias");
       }

@@ -36,11 +36,11 @@ public final class InsertRows implements Operator {
 
   /** The SELECT's rows; more than the cap is refused by name. */
   public List<Cell[]> read(Runner run) throws SQLException {
-    ResultSet rs = run.open(source.bind(cut.select(), Values.pick(run.values(), cut.selectParams())));
     try {
+      ResultSet rs = run.open(source.bind(cut.select(), Values.pick(run.values(), cut.selectParams())));
       return Rows.read(rs, cap - 1, "").cells();
     } catch (SQLException e) {
-      if (ShardexError.CROSS_SHARD.is(e)) {
+      if (Rows.overCap(e)) { // here, or in the SELECT's own merge
         throw ShardexError.INSERT_SELECT.exception(cut.table(), "its SELECT reached " + cap
             + " rows (shardex.maxMergeRows), so nothing was written", "insert in slices (a key range per statement),"
             + " or raise shardex.maxMergeRows");

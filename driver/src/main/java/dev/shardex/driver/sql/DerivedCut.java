@@ -35,8 +35,11 @@ public final class DerivedCut {
     return "__shx_derived_" + k + "__";
   }
 
-  /** A derived table or CTE: its name in the statement, and its SELECT binding the statement's {@code params}. */
-  public record Part(String name, String sql, int[] params) {}
+  /**
+   * A derived table or CTE: its name in the statement, its SELECT binding the statement's
+   * {@code params}, and the names its column list gives (null: the SELECT's labels).
+   */
+  public record Part(String name, String sql, int[] params, List<String> columns) {}
 
   /**
    * The cut: {@code outer} binds {@code outerParams}, where index {@code params + K} stands for part
@@ -54,6 +57,7 @@ public final class DerivedCut {
   private final long cap;
   private final List<Part> parts = new ArrayList<>();
   private final Set<String> derived = new HashSet<>(); // names of the derived tables and CTEs, lower case
+  private final java.util.Map<String, Integer> ctes = new java.util.HashMap<>(); // CTE name -> its part
 
   private DerivedCut(long cap) {
     this.cap = cap;
@@ -74,14 +78,19 @@ public final class DerivedCut {
     if (cut.parts.isEmpty()) {
       return null;
     }
+    cut.requireCtesInFrom(select);
     boolean routed = cut.readsOthers(select, catalog);
     if (routed) {
       cut.requireInnerKept(select);
     }
-    return cut.outer(select, SqlLexer.countParameters(sql), routed);
+    return outer(cut.parts, select, SqlLexer.countParameters(sql), routed);
   }
 
-  /** Each CTE's body becomes {@code SELECT * FROM <its rows>}; its column list, if any, names them. */
+  /**
+   * Each CTE becomes a part; a reference to it in the statement's FROM becomes its rows' placeholder
+   * (so the statement needs no WITH, which the merge stage does not take). Its column list, if any,
+   * names the rows' columns.
+   */
   private void ctes(PlainSelect select) throws Refused {
     if (select.getWithItemsList() == null) {
       return;
@@ -93,16 +102,28 @@ public final class DerivedCut {
       if (with.getSelect() == null) {
         throw new Refused("a CTE that is not a SELECT");
       }
-      int k = part(JoinSplitter.unquote(with.getAliasName()), with.getSelect().getSelect());
-      with.setSelect(new ParenthesedSelect().withSelect(
-          (Select) parse("SELECT * FROM " + placeholder(k) + " AS __shx_d" + k)));
+      List<String> columns = null;
+      if (with.getWithItemList() != null) {
+        columns = new ArrayList<>();
+        for (Object c : with.getWithItemList()) {
+          columns.add(JoinSplitter.unquote(c.toString()));
+        }
+      }
+      String name = JoinSplitter.unquote(with.getAliasName());
+      ctes.put(name, part(name, with.getSelect().getSelect(), columns));
     }
+    select.setWithItemsList(null);
   }
 
-  /** A derived table in FROM becomes its rows' placeholder (same alias); anything else stays. */
+  /** A derived table or a CTE's name in FROM becomes its rows' placeholder (same name); anything else stays. */
   private FromItem from(FromItem item) throws Refused {
     if (item instanceof LateralSubSelect) {
       throw new Refused("a LATERAL derived table across shards is not answered");
+    }
+    if (item instanceof Table t && t.getSchemaName() == null && ctes.containsKey(JoinSplitter.unquote(t.getName()))) {
+      Table rows = new Table(placeholder(ctes.get(JoinSplitter.unquote(t.getName()))));
+      rows.setAlias(t.getAlias() != null ? t.getAlias() : new net.sf.jsqlparser.expression.Alias(t.getName()));
+      return rows;
     }
     if (!(item instanceof ParenthesedSelect sub) || sub.getAlias() == null) {
       return item;
@@ -110,11 +131,13 @@ public final class DerivedCut {
     if (sub.getAlias().getAliasColumns() != null) {
       throw new Refused("a derived table with a column list");
     }
-    int k = part(JoinSplitter.unquote(sub.getAlias().getName()), sub.getSelect());
-    return new Table(placeholder(k)).withAlias(sub.getAlias());
+    int k = part(JoinSplitter.unquote(sub.getAlias().getName()), sub.getSelect(), null);
+    Table rows = new Table(placeholder(k));
+    rows.setAlias(sub.getAlias());
+    return rows;
   }
 
-  private int part(String name, Select body) throws Refused {
+  private int part(String name, Select body, List<String> columns) throws Refused {
     for (String read : new TablesNamesFinder<Void>().getTables((net.sf.jsqlparser.statement.Statement) body)) {
       if (derived.contains(JoinSplitter.unquote(read))) {
         throw new Refused(name + " reads CTE " + JoinSplitter.unquote(read) + ", which is no table of its own");
@@ -122,7 +145,7 @@ public final class DerivedCut {
     }
     capped(body);
     NumberedParameters.Text text = NumberedParameters.print(body);
-    parts.add(new Part(name, text.sql(), text.order()));
+    parts.add(new Part(name, text.sql(), text.order(), columns));
     derived.add(name.toLowerCase(Locale.ROOT));
     return parts.size() - 1;
   }
@@ -137,6 +160,15 @@ public final class DerivedCut {
       s.setLimit(new Limit().withRowCount(new LongValue(cap)));
     } else if (limit != null && limit.getRowCount() instanceof LongValue n && n.getValue() > cap) {
       limit.setRowCount(new LongValue(cap));
+    }
+  }
+
+  /** A CTE is read only as a table of the statement's own FROM (where its rows stand in for it). */
+  private void requireCtesInFrom(PlainSelect outer) throws Refused {
+    for (String name : new TablesNamesFinder<Void>().getTables((net.sf.jsqlparser.statement.Statement) outer)) {
+      if (ctes.containsKey(JoinSplitter.unquote(name))) {
+        throw new Refused("CTE " + JoinSplitter.unquote(name) + " is read inside a subquery");
+      }
     }
   }
 
@@ -170,36 +202,23 @@ public final class DerivedCut {
     return item instanceof Table t && (t.getName().startsWith("__shx_derived_") || derived.contains(JoinSplitter.unquote(t.getName())));
   }
 
-  /** The outer text and, per marker, the statement's parameter or a part's rows ({@code params + K}). */
-  private Plan outer(PlainSelect select, int params, boolean routed) {
+  /** The outer text and, per marker, the statement's parameter or a part's rows ({@code params + K}, at each place they stand). */
+  private static Plan outer(List<Part> parts, PlainSelect select, int params, boolean routed) {
     NumberedParameters.Text text = NumberedParameters.print(select);
     String sql = text.sql();
-    List<int[]> inserts = new ArrayList<>(); // {markers before it, K}, in text order
-    for (int k = 0; k < parts.size(); k++) {
-      int at = sql.indexOf(placeholder(k));
-      inserts.add(new int[] {SqlLexer.countParameters(sql.substring(0, at)), k, at});
-    }
-    inserts.sort((a, b) -> Integer.compare(a[2], b[2]));
-    int[] order = new int[text.order().length + parts.size()];
+    java.util.regex.Matcher m = java.util.regex.Pattern.compile("__shx_derived_(\\d+)__").matcher(sql);
+    List<Integer> order = new ArrayList<>();
     int from = 0;
-    int out = 0;
-    for (int[] insert : inserts) {
-      while (from < insert[0]) {
-        order[out++] = text.order()[from++];
+    while (m.find()) {
+      int before = SqlLexer.countParameters(sql.substring(0, m.start()));
+      while (from < before) {
+        order.add(text.order()[from++]);
       }
-      order[out++] = params + insert[1];
+      order.add(params + Integer.parseInt(m.group(1)));
     }
     while (from < text.order().length) {
-      order[out++] = text.order()[from++];
+      order.add(text.order()[from++]);
     }
-    return new Plan(List.copyOf(parts), sql, order, params, routed);
-  }
-
-  private static Object parse(String sql) {
-    try {
-      return Analyzer.parse(sql);
-    } catch (SQLException e) {
-      throw new IllegalStateException("the driver's own text does not parse: " + sql, e);
-    }
+    return new Plan(List.copyOf(parts), sql, order.stream().mapToInt(Integer::intValue).toArray(), params, routed);
   }
 }
