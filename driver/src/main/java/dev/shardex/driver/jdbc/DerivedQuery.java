@@ -37,7 +37,7 @@ final class DerivedQuery {
     }
     if (cut instanceof String reason) {
       throw ShardexError.CROSS_SHARD.exception("SELECT", "several", reason,
-          "run the derived table as a statement of its own and pass its rows");
+          "run the derived table as a statement of its own, or add the key to route it to one shard");
     }
     return null;
   }

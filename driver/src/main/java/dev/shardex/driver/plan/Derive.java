@@ -3,7 +3,9 @@ package dev.shardex.driver.plan;
 import dev.shardex.directory.ShardexError;
 import dev.shardex.driver.sql.DerivedCut;
 import dev.shardex.driver.sql.JoinSplitter;
+import dev.shardex.driver.merge.DelegatingResultSet;
 import java.sql.ResultSet;
+import java.sql.ResultSetMetaData;
 import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.List;
@@ -40,9 +42,13 @@ public final class Derive implements Operator {
     Object[] all = new Object[plan.params() + parts.size()];
     System.arraycopy(run.values(), 0, all, 0, Math.min(plan.params(), run.values().length));
     String sql = plan.outer();
+    List<ResultSetMetaData> metas = new ArrayList<>();
+    List<List<String>> names = new ArrayList<>();
     for (int k = 0; k < parts.size(); k++) {
       DerivedCut.Part part = plan.parts().get(k);
       Rows rows = read(run, k, part);
+      metas.add(rows.meta());
+      names.add(part.columns() != null ? part.columns() : labels(rows.meta()));
       String json = JsonRows.of(rows.cells(), rows.meta().getColumnCount());
       if (json.length() > maxBytes) {
         throw ShardexError.CROSS_SHARD.exception("SELECT", "several", "the rows of derived table " + part.name() + " take "
@@ -52,7 +58,27 @@ public final class Derive implements Operator {
       sql = sql.replace(DerivedCut.placeholder(k),
           "JSON_TABLE(?, '$[*]' COLUMNS (" + DerivedColumns.of(part.name(), part.columns(), rows.meta(), catalog) + "))");
     }
-    return run.open(outer.bind(sql, Values.pick(all, plan.outerParams())));
+    ResultSet rs = run.open(outer.bind(sql, Values.pick(all, plan.outerParams())));
+    ResultSetMetaData meta = new DerivedMetaData(rs.getMetaData(), metas, names);
+    return new DelegatingResultSet() {
+      @Override
+      protected ResultSet rs() {
+        return rs;
+      }
+
+      @Override
+      public ResultSetMetaData getMetaData() {
+        return meta;
+      }
+    };
+  }
+
+  private static List<String> labels(ResultSetMetaData meta) throws SQLException {
+    List<String> out = new ArrayList<>();
+    for (int i = 1; i <= meta.getColumnCount(); i++) {
+      out.add(meta.getColumnLabel(i));
+    }
+    return out;
   }
 
   /** A part's rows; past the cap, SHX1207 naming it. */

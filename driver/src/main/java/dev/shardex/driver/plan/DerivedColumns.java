@@ -64,8 +64,10 @@ final class DerivedColumns {
     String name = meta.getColumnTypeName(i).toUpperCase(Locale.ROOT);
     int scale = Math.max(0, meta.getScale(i));
     switch (meta.getColumnType(i)) {
-      case Types.TINYINT, Types.SMALLINT, Types.INTEGER, Types.BIGINT:
-        return meta.isSigned(i) && !name.contains("UNSIGNED") ? "BIGINT" : "BIGINT UNSIGNED";
+      case Types.TINYINT, Types.SMALLINT, Types.INTEGER, Types.BIGINT: // as the server types it (INT, BIGINT UNSIGNED...)
+        String base = name.replace(" UNSIGNED", "").strip();
+        return (base.matches("TINYINT|SMALLINT|MEDIUMINT|INT|INTEGER|BIGINT") ? base : "BIGINT")
+            + (meta.isSigned(i) && !name.contains("UNSIGNED") ? "" : " UNSIGNED");
       case Types.DECIMAL, Types.NUMERIC:
         return scale > 38 ? null : "DECIMAL(" + Math.min(65, Math.max(meta.getPrecision(i), scale + 1)) + ", " + scale + ")";
       case Types.DOUBLE, Types.FLOAT:

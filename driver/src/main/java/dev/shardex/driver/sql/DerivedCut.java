@@ -9,7 +9,10 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Set;
 import net.sf.jsqlparser.expression.LongValue;
+import net.sf.jsqlparser.schema.Column;
 import net.sf.jsqlparser.schema.Table;
+import net.sf.jsqlparser.statement.select.AllColumns;
+import net.sf.jsqlparser.statement.select.SelectItem;
 import net.sf.jsqlparser.statement.select.FromItem;
 import net.sf.jsqlparser.statement.select.Join;
 import net.sf.jsqlparser.statement.select.LateralSubSelect;
@@ -143,11 +146,32 @@ public final class DerivedCut {
         throw new Refused(name + " reads CTE " + JoinSplitter.unquote(read) + ", which is no table of its own");
       }
     }
+    requireDeterminate(name, body);
     capped(body);
     NumberedParameters.Text text = NumberedParameters.print(body);
     parts.add(new Part(name, text.sql(), text.order(), columns));
     derived.add(name.toLowerCase(Locale.ROOT));
     return parts.size() - 1;
+  }
+
+  /**
+   * A column shown next to an aggregate without GROUP BY is any row's value on one server (the first
+   * it reads); read first across shards it would be another row's: refused rather than answered so.
+   */
+  private static void requireDeterminate(String name, Select body) throws Refused {
+    if (!(body instanceof PlainSelect p) || p.getGroupBy() != null) {
+      return;
+    }
+    boolean aggregates = p.getHaving() != null;
+    for (SelectItem<?> item : p.getSelectItems()) {
+      aggregates |= MergeRewriter.isAggregate(item.getExpression());
+    }
+    for (SelectItem<?> item : p.getSelectItems()) {
+      if (aggregates && (item.getExpression() instanceof Column || item.getExpression() instanceof AllColumns)) {
+        throw new Refused("derived table " + name + " shows " + item + " next to an aggregate without GROUP BY (one server"
+            + " gives any row's value)");
+      }
+    }
   }
 
   /**
