@@ -76,6 +76,24 @@ class DerivedTableTest {
   }
 
   @Test
+  void t19_costsOneStatementPerShardAndOneOverTheRows() throws SQLException {
+    String sql = "SELECT AVG(cnt), MAX(cnt), COUNT(*) FROM (SELECT buyer_id, COUNT(*) AS cnt FROM xd_orders GROUP BY buyer_id) t";
+    try (Connection c = TestCluster.connect(); Statement s = c.createStatement()) {
+      s.executeQuery(sql).close(); // the tables' columns are read once, on first use
+      long[] before = TestCluster.statusAll("Com_select");
+      try (ResultSet rs = s.executeQuery(sql)) {
+        assertTrue(rs.next());
+      }
+      long[] after = TestCluster.statusAll("Com_select");
+      long sent = 0;
+      for (int shard = 0; shard < TestCluster.SHARDS; shard++) {
+        sent += after[shard] - before[shard];
+      }
+      assertEquals(TestCluster.SHARDS + 1, sent, "the derived table on every shard, then the statement on one");
+    }
+  }
+
+  @Test
   void nonRecursiveCte_groupedNotByTheKey() throws SQLException {
     same("WITH per_buyer AS (SELECT buyer_id, COUNT(*) AS cnt, SUM(total) AS spent FROM xd_orders GROUP BY buyer_id)"
         + " SELECT cnt, COUNT(*) AS buyers, SUM(spent) FROM per_buyer GROUP BY cnt ORDER BY cnt", true);
@@ -119,6 +137,13 @@ class DerivedTableTest {
       }
       assertTrue(plan.toString().contains("Derive") && plan.toString().contains("LIMIT 100000")
           && plan.toString().contains("__shx_derived_0__"), plan.toString());
+    }
+    try (Connection c = TestCluster.connect(); Statement s = c.createStatement();
+        ResultSet rs = s.executeQuery("EXPLAIN ANALYZE ROUTE SELECT AVG(cnt) FROM (SELECT buyer_id, COUNT(*) AS cnt FROM"
+            + " xd_orders GROUP BY buyer_id) t")) {
+      assertTrue(rs.next());
+      assertTrue(rs.getString("operator").startsWith("Derive") && rs.getLong("round_trips") == TestCluster.SHARDS + 1,
+          rs.getString("operator") + " " + rs.getString("round_trips"));
     }
   }
 

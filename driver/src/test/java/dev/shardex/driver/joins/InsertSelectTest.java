@@ -138,7 +138,13 @@ class InsertSelectTest {
         + " created_at FROM xi_posts WHERE user_id = ?";
     String plan = route(sql.replace("?", "1"));
     assertTrue(!plan.contains("InsertRows") && plan.contains("INSERT INTO xi_posts"), plan);
+    long[] before = TestCluster.statusAll("Com_insert_select");
     same(sql, "xi_posts", 1);
+    long[] after = TestCluster.statusAll("Com_insert_select");
+    int owner = shards("SELECT * FROM xi_posts WHERE user_id = 1").get(0);
+    for (int shard = 0; shard < TestCluster.SHARDS; shard++) {
+      assertEquals(shard == owner ? 1 : 0, after[shard] - before[shard], "INSERT ... SELECT statements on shard " + shard);
+    }
     onItsShard("xi_posts", "user_id", 1);
   }
 
