@@ -273,6 +273,17 @@ class InsertSelectTest {
     onItsShard("xi_tags", "owner_id", 5);
   }
 
+  @Test
+  void inAJdbcBatch_readFirstIsRefusedByName() throws SQLException {
+    try (Connection c = TestCluster.connect(); Statement s = c.createStatement()) {
+      s.addBatch("INSERT INTO xi_spend (buyer_id, seller_id, total) VALUES (1, 1, 1)");
+      s.addBatch("INSERT INTO xi_spend (buyer_id, seller_id, total) SELECT buyer_id, seller_id, total FROM xi_orders WHERE id = 2");
+      SQLException e = assertThrows(SQLException.class, s::executeBatch);
+      assertTrue(e.getMessage().contains("SHX1209") && e.getMessage().contains("INSERT ... SELECT"), e.getMessage());
+    }
+    assertEquals(0, countAll("xi_spend"), "nothing of the batch ran");
+  }
+
   static long countAll(String table) throws SQLException {
     long n = 0;
     for (int shard = 0; shard < TestCluster.SHARDS; shard++) {
