@@ -26,7 +26,7 @@ public enum ShardexError {
   CROSS_KEYSPACE("SHX1205", SqlState.REFUSED, "statement joins %s (key space %s) and %s (key space %s): tables of different key spaces live on different shards; query them separately"),
   JOIN_NOT_ON_KEY("SHX1206", SqlState.REFUSED, "statement combines SHARDED tables %s without joining them on their keys (%s) or giving each the same key: their rows may live on different shards, and %s; join on the key columns or query them separately"),
   CROSS_SHARD("SHX1207", SqlState.REFUSED, "%s needs shards %s but %s; %s"),
-  INSERT_SELECT("SHX1208", SqlState.REFUSED, "INSERT ... SELECT into SHARDED table %s is not supported: read the rows, then insert them"),
+  INSERT_SELECT("SHX1208", SqlState.REFUSED, "INSERT ... SELECT into table %s is refused: %s; %s"),
   JOIN_TOO_LARGE("SHX1220", SqlState.REFUSED, "cross-shard join of table %s: its %s side returned more than %d rows (shardex.maxMergeRows); add a key or a tighter filter to that side, or raise the option"),
   JOIN_TOO_WIDE("SHX1221", SqlState.REFUSED, "cross-shard statement over table %s: the rows given to one shard would take %d bytes of JSON, more than %d; add a key or a tighter filter, or read fewer columns"),
   UNSUPPORTED("SHX1209", SqlState.REFUSED, "%s is not supported: %s"),

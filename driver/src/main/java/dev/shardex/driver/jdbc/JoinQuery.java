@@ -83,7 +83,7 @@ final class JoinQuery {
   }
 
   /** What a cached split depends on: the catalog (declarations, lookups) and the tables' columns (re-read after DDL). */
-  private String version() {
+  String version() {
     return cluster.directory().catalogVersion() + "." + cluster.schemas().loads();
   }
 
@@ -108,11 +108,18 @@ final class JoinQuery {
   }
 
   /**
-   * The statement's operator tree: its subqueries pulled out, a GLOBAL outer join completed, or a
-   * lookup join (under a count); a join the lookup join cannot answer is given to one server
-   * ({@link PushJoin}).
+   * The statement's operator tree: an INSERT ... SELECT's read then writes, its derived tables read
+   * first, its subqueries pulled out, a GLOBAL outer join completed, or a lookup join (under a
+   * count); a join the lookup join cannot answer is given to one server ({@link PushJoin}).
    */
   Operator plan(RouteTemplate t, String text, Object[] values) throws SQLException {
+    if (t.insertSelect()) {
+      return new InsertSelectQuery(cluster, session, this).plan(t, text);
+    }
+    Operator derived = DerivedQuery.plan(cluster, this, t, text);
+    if (derived != null) {
+      return derived;
+    }
     Operator early = subqueries(t, text, values);
     if (early != null) {
       return early;
@@ -242,6 +249,9 @@ final class JoinQuery {
   private static final JoinAggregates.Plan NOT_FOLDED = new JoinAggregates.Plan("", new int[0], "", new int[0], 0, 0, new int[0]);
 
   Outcome run(RouteTemplate t, Object[] values, String text, Statement owner) throws SQLException {
+    if (t.insertSelect()) {
+      return new InsertSelectQuery(cluster, session, this).run(t, text, values, owner);
+    }
     return runner(owner, values, false).run(plan(t, text, values));
   }
 
@@ -299,7 +309,7 @@ final class JoinQuery {
     return out;
   }
 
-  private JoinSplitter.Catalog catalog() {
+  JoinSplitter.Catalog catalog() {
     return new JoinSplitter.Catalog() {
       @Override
       public TableDef def(String table) {

@@ -60,7 +60,12 @@ final class Pipeline {
       throw ShardexError.UNSUPPORTED.exception("a batch (addBatch/executeBatch) writing table " + t.targetTable().name()
           + ", which has lookup indexes", "execute its statements one by one (they keep the lookups)");
     }
-    return planFor(t, values);
+    RoutePlan plan = planFor(t, values);
+    if (plan.fanout() == Fanout.JOIN) { // an INSERT ... SELECT read first: it runs statements of its own
+      throw ShardexError.UNSUPPORTED.exception("a batch entry (addBatch/executeBatch) that reads rows on other shards"
+          + " before it writes them (INSERT ... SELECT)", "execute it on its own");
+    }
+    return plan;
   }
 
   /**

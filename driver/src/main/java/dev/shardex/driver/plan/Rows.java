@@ -39,6 +39,11 @@ record Rows(List<Cell[]> cells, ResultSetMetaData meta) {
     }
   }
 
+  /** Whether a refusal is that of a read past shardex.maxMergeRows (this one's, or a merge's of its own). */
+  static boolean overCap(SQLException e) {
+    return ShardexError.CROSS_SHARD.is(e) && e.getMessage() != null && e.getMessage().contains("rows (shardex.maxMergeRows)");
+  }
+
   /** Per column: whether the server compares it case-insensitively (the shard's own answer). */
   boolean[] caseInsensitive() throws SQLException {
     boolean[] ci = new boolean[meta.getColumnCount()];

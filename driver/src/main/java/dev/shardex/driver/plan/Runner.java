@@ -111,6 +111,11 @@ public final class Runner {
     return steps.run(sql, stepValues, this).resultSet();
   }
 
+  /** A write a plan makes (an INSERT ... SELECT's rows), routed and run as any other statement; its outcome. */
+  public Outcome write(String sql, Object[] stepValues) throws SQLException {
+    return steps.run(sql, stepValues, this);
+  }
+
   /** Round trips so far (the session counts its own while a statement is analysed). */
   private long trips() {
     return access.metrics().roundTrips();

@@ -16,6 +16,10 @@ public enum Fanout {
   DDL,
   /** An INSERT without its key inside a transaction: no shard yet, held until an UPDATE gives the key (see PendingRoute). */
   HOLD,
-  /** A SELECT whose SHARDED tables live apart: answered by a cross-shard lookup join (plan.LookupJoin). */
+  /**
+   * A statement that runs statements of its own (jdbc.JoinQuery): a SELECT whose SHARDED tables live
+   * apart (plan.LookupJoin), whose derived tables need a merge first (plan.Derive), or an INSERT ...
+   * SELECT whose rows are read first (plan.InsertRows).
+   */
   JOIN
 }

@@ -37,19 +37,14 @@ final class InsertRoute {
     TableDef def = dir.table(table);
     if (def == null || def.kind() == TableKind.SINGLE) {
       int home = def == null || def.homeShard() == null ? dir.homeShard() : def.homeShard();
-      if (t.insertSelect()) {
-        requireSourceOn(t, values, ctx, home, table);
-      }
-      return RoutePlan.one(home, true);
+      return t.insertSelect() ? InsertSelectRoute.single(t, values, ctx, home, table) : RoutePlan.one(home, true);
     }
     if (def.kind() == TableKind.GLOBAL) {
-      if (t.insertSelect()) {
-        requireNoShardedSource(t, dir, table);
-      }
-      return RoutePlan.of(Fanout.REPLICATE, List.copyOf(dir.shards().keySet()), true);
+      return t.insertSelect() ? InsertSelectRoute.global(t, ctx, table)
+          : RoutePlan.of(Fanout.REPLICATE, List.copyOf(dir.shards().keySet()), true);
     }
     if (t.insertSelect()) {
-      throw ShardexError.INSERT_SELECT.exception(table);
+      return InsertSelectRoute.sharded(t, values, ctx, def);
     }
     // the table's columns and unique keys are read (once, lazily) only when this INSERT needs them
     String upsert = t.upsertKind();
@@ -116,24 +111,5 @@ final class InsertRoute {
     String e = expression.replace("`", "").replaceAll("\\s+", "").toLowerCase(java.util.Locale.ROOT);
     return e.equals(keyColumn) || e.equals("values(" + keyColumn + ")") || e.endsWith("." + keyColumn)
         && e.indexOf('.') == e.lastIndexOf('.') && e.matches("[a-z0-9_$]+\\.[a-z0-9_$]+");
-  }
-
-  private static void requireSourceOn(RouteTemplate t, Object[] values, RouteContext ctx, int shard, String table)
-      throws SQLException {
-    RoutePlan source = new QueryRoute(t, values, ctx).sourcePlan();
-    if (source != null && (source.shards().size() != 1 || source.single() != shard)) {
-      throw ShardexError.CROSS_SHARD.exception("INSERT ... SELECT into " + table, Router.join(source.shards()) + " and " + shard,
-          "INSERT ... SELECT runs on one shard only", "read the rows, then insert them");
-    }
-  }
-
-  private static void requireNoShardedSource(RouteTemplate t, Directory dir, String table) throws SQLException {
-    for (var ref : t.tables()) {
-      TableDef def = dir.table(ref.name());
-      if ((def == null || def.kind() != TableKind.GLOBAL) && !ref.name().equals(table)) {
-        throw ShardexError.CROSS_SHARD.exception("INSERT ... SELECT into GLOBAL table " + table, Router.join(dir.shards().keySet()),
-            "its source " + ref.name() + " is not on every shard", "read the rows, then insert them");
-      }
-    }
   }
 }

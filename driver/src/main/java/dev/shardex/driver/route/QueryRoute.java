@@ -99,6 +99,9 @@ final class QueryRoute {
       if (merge != null && shape.mergeable()) {
         return RoutePlan.of(Fanout.MERGE, targets, false);
       }
+      if (merge != null && !shape.union() && crossShardSelect(write)) {
+        return RoutePlan.join(); // a derived table or CTE to read first (jdbc.DerivedQuery), else refused there
+      }
       if (merge != null) {
         throw ShardexError.CROSS_SHARD.exception("SELECT", Router.join(targets),
             "its " + shape.unmergeable() + " needs a cross-shard merge, which this version does not do",
@@ -222,6 +225,21 @@ final class QueryRoute {
       return RoutePlan.of(Fanout.CONCAT, List.copyOf(dir.shards().keySet()), false);
     }
     return shards.isEmpty() ? null : RoutePlan.of(Fanout.CONCAT, shards, false);
+  }
+
+  /**
+   * For an INSERT ... SELECT that copies {@code source} into the key of SHARDED table {@code target}:
+   * when {@code source} is the key of a SHARDED table the SELECT reads, of the same key space, and the
+   * SELECT reads the keys of one shard, that shard (every row goes where it comes from); else null.
+   * The keys are routed as written ones (guarded against a move while the statement runs).
+   */
+  RoutePlan colocated(dev.shardex.driver.sql.ColumnRef source, TableDef target) throws SQLException {
+    int ref = refs.resolve(source);
+    if (ref < 0 || ref == t.target() || !refs.defs[ref].keySpace().equals(target.keySpace())) {
+      return null;
+    }
+    List<Integer> shards = where.shardsFor(t.target(), true);
+    return shards == ALL || shards.size() != 1 ? null : RoutePlan.one(shards.get(0), true);
   }
 
   private RoutePlan globalWrite(TableDef target) throws SQLException {

@@ -232,9 +232,22 @@ public final class JoinAggregates {
    * type and collation {@code type} (of {@code column}, named in the refusal of a type it cannot carry).
    */
   static String jsonColumn(String name, String column, String type, int k) throws Refused {
+    String definition = declare(name, type, k);
+    if (definition == null) {
+      throw new Refused("column " + column + " is of type " + type + ", which the joined rows cannot carry to one shard");
+    }
+    return definition;
+  }
+
+  /**
+   * A JSON_TABLE column {@code name} reading value {@code k} of each row array, declared as a table
+   * column of {@code type} ("varchar(64) utf8mb4_general_ci", as the catalog gives it) with its
+   * collation; null for a type JSON_TABLE cannot carry exactly (BLOB/BINARY, ENUM/SET, BIT, spatial, JSON).
+   */
+  public static String declare(String name, String type, int k) {
     Matcher m = type == null ? null : TYPE.matcher(type.toLowerCase(Locale.ROOT));
     if (m == null || !m.matches()) {
-      throw new Refused("column " + column + " is of type " + type + ", which the joined rows cannot carry to one shard");
+      return null;
     }
     String collation = m.group(5) == null ? "" : m.group(5).strip();
     String base = type.substring(0, type.length() - (m.group(5) == null ? 0 : m.group(5).length()));

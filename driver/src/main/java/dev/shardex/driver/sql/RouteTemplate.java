@@ -38,7 +38,8 @@ public record RouteTemplate(
     java.sql.SQLException parseError,
     boolean insertIgnore,
     RouteSlot routeSlot,
-    int functions) {
+    int functions,
+    List<ColumnRef> insertSelectColumns) {
 
   /** The route stage's per-template memo (its binding to the catalog); opaque to this package. */
   public static final class RouteSlot {
@@ -63,14 +64,24 @@ public record RouteTemplate(
       List<List<ValueSource>> insertRows, boolean insertSelect, Map<String, ValueSource> assignments, SelectShape shape,
       boolean writeLimit, Hints hints, Ddl ddl, java.sql.SQLException parseError, boolean insertIgnore) {
     this(type, parameterCount, tables, scopeParents, keys, links, target, insertColumns, insertRows, insertSelect,
-        assignments, shape, writeLimit, hints, ddl, parseError, insertIgnore, new RouteSlot(), 0);
+        assignments, shape, writeLimit, hints, ddl, parseError, insertIgnore, new RouteSlot(), 0, List.of());
   }
 
   /** The same template, knowing the session functions its text uses. */
   RouteTemplate withFunctions(int bits) {
     return bits == functions ? this : new RouteTemplate(type, parameterCount, tables, scopeParents, keys, links, target,
         insertColumns, insertRows, insertSelect, assignments, shape, writeLimit, hints, ddl, parseError, insertIgnore,
-        routeSlot, bits);
+        routeSlot, bits, insertSelectColumns);
+  }
+
+  /**
+   * The same INSERT ... SELECT, knowing per select item the column it shows as is (null for any
+   * other item): the router runs it whole on one shard when the key comes unchanged from a source key.
+   */
+  RouteTemplate withInsertSelectColumns(List<ColumnRef> columns) {
+    return new RouteTemplate(type, parameterCount, tables, scopeParents, keys, links, target, insertColumns, insertRows,
+        insertSelect, assignments, shape, writeLimit, hints, ddl, parseError, insertIgnore, routeSlot, functions,
+        java.util.Collections.unmodifiableList(new java.util.ArrayList<>(columns)));
   }
 
   /** Whether the text reads a session value ({@code LAST_INSERT_ID()}, ...): substitute it before routing. */
@@ -89,7 +100,7 @@ public record RouteTemplate(
   /** The same INSERT, marked INSERT IGNORE. */
   RouteTemplate ignoring() {
     return new RouteTemplate(type, parameterCount, tables, scopeParents, keys, links, target, insertColumns, insertRows,
-        insertSelect, assignments, shape, writeLimit, hints, ddl, parseError, true);
+        insertSelect, assignments, shape, writeLimit, hints, ddl, parseError, true, routeSlot, functions, insertSelectColumns);
   }
 
   /** Whether the write may replace or skip a row another row collides with (REPLACE, ON DUPLICATE KEY, IGNORE). */

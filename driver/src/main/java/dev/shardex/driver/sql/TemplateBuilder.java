@@ -65,6 +65,8 @@ final class TemplateBuilder {
   private final Set<Object> walked = Collections.newSetFromMap(new IdentityHashMap<>());
   private int branch;
   private boolean nestedNeedsMerge;
+  /** An INSERT ... SELECT's select items that are plain columns (see {@link #sourceColumns}). */
+  private List<ColumnRef> sourceColumns = List.of();
   /** Scopes whose rows reach the result: the top level, UNION branches, derived tables, CTEs. */
   private final Set<Integer> rowScopes = new HashSet<>();
   /** Derived tables that aggregate with a GROUP BY: exact when it holds a shard key (decided at route time). */
@@ -108,7 +110,7 @@ final class TemplateBuilder {
       rows = rows(values);
     } else if (insert.getSelect() != null) {
       fromSelect = true;
-      walkSelect(insert.getSelect(), newScope(scope));
+      sourceColumns = sourceColumns(insert.getSelect(), newScope(scope));
     }
     Map<String, ValueSource> assignments = assignments(insert.getDuplicateUpdateSets(), scope);
     RouteTemplate t = build(StatementType.INSERT, target, columns, rows, fromSelect, assignments, SelectShape.NONE, false);
@@ -135,7 +137,7 @@ final class TemplateBuilder {
       rows = rows(values);
     } else if (upsert.getSelect() != null) {
       fromSelect = true;
-      walkSelect(upsert.getSelect(), newScope(scope));
+      sourceColumns = sourceColumns(upsert.getSelect(), newScope(scope));
     }
     return build(StatementType.REPLACE, target, columns, rows, fromSelect, Map.of(), SelectShape.NONE, false);
   }
@@ -180,8 +182,24 @@ final class TemplateBuilder {
   private RouteTemplate build(StatementType type, int target, List<String> columns, List<List<ValueSource>> rows,
       boolean fromSelect, Map<String, ValueSource> assignments, SelectShape shape, boolean writeLimit) {
     int[] parents = scopeParents.stream().mapToInt(Integer::intValue).toArray();
-    return new RouteTemplate(type, maxParam, List.copyOf(tables), parents, List.copyOf(keys), List.copyOf(links), target,
-        List.copyOf(columns), List.copyOf(rows), fromSelect, assignments, shape, writeLimit, hints, null, null);
+    RouteTemplate t = new RouteTemplate(type, maxParam, List.copyOf(tables), parents, List.copyOf(keys), List.copyOf(links),
+        target, List.copyOf(columns), List.copyOf(rows), fromSelect, assignments, shape, writeLimit, hints, null, null);
+    return sourceColumns.isEmpty() ? t : t.withInsertSelectColumns(sourceColumns);
+  }
+
+  /**
+   * Walks an INSERT's SELECT; per select item of a plain SELECT, the column it shows as is (null for
+   * any other item), so the router can tell a key copied unchanged from a source key.
+   */
+  private List<ColumnRef> sourceColumns(Select select, int scope) {
+    walkSelect(select, scope);
+    List<ColumnRef> out = new ArrayList<>();
+    if (select instanceof PlainSelect plain && plain.getWithItemsList() == null) {
+      for (SelectItem<?> item : plain.getSelectItems()) {
+        out.add(item.getExpression() instanceof Column c ? ref(c, scope) : null);
+      }
+    }
+    return out;
   }
 
   // ---- SELECT structure -------------------------------------------------------------------------

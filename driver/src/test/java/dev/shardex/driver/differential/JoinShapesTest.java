@@ -42,6 +42,22 @@ class JoinShapesTest {
     Shape(String id, String sql, Order order) {
       this(id, sql, order, Set.of(), null);
     }
+
+    /**
+     * The aggregate columns: their values are compared, their SQL type attributes are noted only
+     * (as in {@link DifferentialTest}: a merged AVG's precision is the merge's to match, not yet exact).
+     */
+    Set<Integer> aggregates() {
+      return switch (id) {
+        case "T5" -> Set.of(1, 2, 3, 4);
+        case "T6" -> Set.of(0);
+        case "T15" -> Set.of(1, 2);
+        case "T19" -> Set.of(0, 1, 2);
+        case "T20" -> Set.of(1);
+        case "T21", "T22", "T23" -> Set.of(1);
+        default -> Set.of();
+      };
+    }
   }
 
   static final List<Shape> SHAPES = List.of(
@@ -153,7 +169,8 @@ class JoinShapesTest {
   }
 
   static Outcome run(Shape shape, String sql) throws SQLException {
-    GeneratedQuery q = new GeneratedQuery(sql, shape.order(), List.of(), Set.of(), shape.folded(), "join shape", shape.id());
+    GeneratedQuery q = new GeneratedQuery(sql, shape.order(), List.of(), shape.aggregates(), shape.folded(), "join shape",
+        shape.id());
     session(shape.session());
     try {
       ResultSnapshot expected;
