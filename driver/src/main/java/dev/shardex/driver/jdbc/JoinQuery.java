@@ -13,6 +13,7 @@ import dev.shardex.driver.plan.Materialize;
 import dev.shardex.driver.plan.Operator;
 import dev.shardex.driver.plan.PullOut;
 import dev.shardex.driver.plan.PushBack;
+import dev.shardex.driver.plan.Union;
 import dev.shardex.driver.route.TableSchemas;
 import dev.shardex.driver.sql.JoinAggregates;
 import dev.shardex.driver.plan.Runner;
@@ -24,6 +25,7 @@ import dev.shardex.driver.sql.JoinSplitter;
 import dev.shardex.driver.sql.RouteTemplate;
 import dev.shardex.driver.sql.ShardSql;
 import dev.shardex.driver.sql.TableRef;
+import dev.shardex.driver.sql.UnionSplit;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;
 import java.sql.Statement;
@@ -91,6 +93,11 @@ final class JoinQuery {
 
   /** The statement's operator tree: a pull-out of its IN subqueries, or a lookup join (under a count). */
   Operator plan(RouteTemplate t, String text, Object[] values) throws SQLException {
+    UnionSplit.Plan union = UnionSplit.topLevel(t)
+        ? cluster.templates().crossShard(version() + "|union|" + text, () -> UnionSplit.of(text, catalog())) : null;
+    if (union != null) { // its branches run apart, combined on one shard
+      return new Union(union, text, cluster.config().maxMergeRows(), MAX_PUSHED_BYTES);
+    }
     SubqueryPullOut.Plan pullOut = pullOut(text);
     if (pullOut != null) {
       return new PullOut(pullOut, cluster.config().maxMergeRows());

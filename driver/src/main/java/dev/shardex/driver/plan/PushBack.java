@@ -1,7 +1,6 @@
 package dev.shardex.driver.plan;
 
 import dev.shardex.directory.ShardexError;
-import dev.shardex.driver.merge.Cell;
 import dev.shardex.driver.sql.JoinAggregates;
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -30,7 +29,7 @@ public final class PushBack implements Operator {
   @Override
   public ResultSet open(Runner run) throws SQLException {
     Rows joined = Rows.read(run.open(join), run.cap(), "");
-    String json = json(joined.cells());
+    String json = JsonRows.of(joined.cells(), plan.columns());
     if (json.length() > maxBytes) {
       throw ShardexError.JOIN_TOO_LARGE.exception(plan.outer(), "joined (as " + json.length() + " bytes of JSON)", maxBytes);
     }
@@ -41,51 +40,6 @@ public final class PushBack implements Operator {
     }
     Rows out = Rows.read(run.open(outer.bind(plan.outer(), bound)), run.cap(), "");
     return new Rows(out.cells(), new PushedMetaData(out.meta(), joined.meta(), plan.plain(), run.values())).result(run);
-  }
-
-  /** The rows as a JSON array of arrays: each value as the text the shard gave (NULL as null), so the typed column reads it back exactly. */
-  private String json(List<Cell[]> rows) {
-    StringBuilder s = new StringBuilder(64 + rows.size() * 16 * plan.columns());
-    s.append('[');
-    for (int r = 0; r < rows.size(); r++) {
-      s.append(r == 0 ? "[" : ",[");
-      Cell[] row = rows.get(r);
-      for (int i = 0; i < plan.columns(); i++) {
-        if (i > 0) {
-          s.append(',');
-        }
-        String text = row[i].value() == null ? null : row[i].text();
-        if (text == null) {
-          s.append("null");
-        } else {
-          quote(s, text);
-        }
-      }
-      s.append(']');
-    }
-    return s.append(']').toString();
-  }
-
-  private static void quote(StringBuilder s, String text) {
-    s.append('"');
-    for (int i = 0; i < text.length(); i++) {
-      char c = text.charAt(i);
-      switch (c) {
-        case '"' -> s.append("\\\"");
-        case '\\' -> s.append("\\\\");
-        case '\n' -> s.append("\\n");
-        case '\r' -> s.append("\\r");
-        case '\t' -> s.append("\\t");
-        default -> {
-          if (c < 0x20) {
-            s.append(String.format("\\u%04x", (int) c));
-          } else {
-            s.append(c);
-          }
-        }
-      }
-    }
-    s.append('"');
   }
 
   @Override

@@ -6,8 +6,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import net.sf.jsqlparser.expression.Alias;
 import net.sf.jsqlparser.expression.Expression;
 import net.sf.jsqlparser.schema.Column;
@@ -32,9 +30,6 @@ public final class JoinAggregates {
   private static final String PLACEHOLDER = "__shx_joined_rows__";
   /** The derived table's alias in the outer statement. */
   public static final String ALIAS = "__shx_j";
-  private static final Pattern TYPE = Pattern.compile(
-      "(tinyint|smallint|mediumint|int|integer|bigint|decimal|numeric|float|double|date|datetime|timestamp|time|year"
-          + "|char|varchar|tinytext|text|mediumtext|longtext)(\\([0-9, ]+\\))?( unsigned)?( zerofill)?( \\S+)?");
 
   /**
    * The cut: {@code inner} (plain markers, binding the statement's parameters {@code innerParams});
@@ -208,16 +203,13 @@ public final class JoinAggregates {
     }
     String[] parts = key.split("\\.", 2);
     String type = catalog.type(tables.get(parts[0]), parts[1]);
-    Matcher m = type == null ? null : TYPE.matcher(type.toLowerCase(Locale.ROOT));
-    if (m == null || !m.matches()) {
+    int k = columns.size();
+    String declaration = JsonTable.column("c" + k, type, k);
+    if (declaration == null) {
       throw new Refused("column " + key + " is of type " + type + ", which the joined rows cannot carry to one shard");
     }
-    int k = columns.size();
     columns.put(key, k);
-    String collation = m.group(5) == null ? "" : m.group(5).strip();
-    String base = type.substring(0, type.length() - (m.group(5) == null ? 0 : m.group(5).length()));
-    declared.add("c" + k + " " + base + (collation.isEmpty() ? ""
-        : " CHARACTER SET " + collation.substring(0, collation.indexOf('_')) + " COLLATE " + collation) + " PATH '$[" + k + "]'");
+    declared.add(declaration);
   }
 
   /** "alias.column" of a reference: its qualifier, or the one joined table that has the column. */

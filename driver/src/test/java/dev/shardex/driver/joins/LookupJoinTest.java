@@ -7,7 +7,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import dev.shardex.driver.TestCluster;
-import dev.shardex.sandbox.SandboxCluster;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -62,20 +61,7 @@ class LookupJoinTest {
     rows.add("INSERT INTO xj_pets VALUES (1, 10, 1, 'Leo'), (2, 11, 2, 'Basil'), (3, 12, 3, 'Rosy'), (4, 13, NULL, 'Jewel')");
     rows.add("INSERT INTO xj_visits VALUES (1, 1, '2026-01-01', 'rabies shot'), (2, 1, '2026-02-01', 'neutered'),"
         + " (3, 3, '2026-03-01', 'spayed'), (4, 2, '2026-03-04', 'check')");
-    oracle = SandboxCluster.shared("oracle", 1).connectShard(0);
-    try (Statement o = oracle.createStatement()) {
-      for (String t : List.of("xj_users", "xj_orders", "xj_types", "xj_pets", "xj_visits")) {
-        o.execute("DROP TABLE IF EXISTS " + t);
-      }
-      for (String sql : DDL) {
-        o.execute(sql);
-      }
-      for (String sql : rows) {
-        o.execute(sql);
-      }
-    }
-    TestCluster.run(DDL.toArray(String[]::new));
-    TestCluster.run(rows.toArray(String[]::new));
+    oracle = Oracle.load(List.of("xj_users", "xj_orders", "xj_types", "xj_pets", "xj_visits"), DDL, rows);
   }
 
   @AfterAll
