@@ -5,6 +5,7 @@ import dev.shardex.driver.merge.Cell;
 import dev.shardex.driver.sql.SqlLexer;
 import dev.shardex.driver.sql.UnionSplit;
 import java.sql.ResultSet;
+import java.sql.ResultSetMetaData;
 import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.List;
@@ -58,7 +59,8 @@ public final class Union implements Operator {
     Object[] bound = bind(run.values(), json(rows));
     Rows out = Rows.read(run.open(outer.bind(plan.outer(), bound)), cap * branches.size(), "");
     // the server's metadata; a label of an expression with a value in it gets the value's text
-    return new Rows(out.cells(), new PushedMetaData(out.meta(), out.meta(), new int[0], run.values())).result(run);
+    ResultSetMetaData server = new PushedMetaData(out.meta(), out.meta(), new int[0], run.values());
+    return new Rows(out.cells(), UnionMetaData.combined(server, metas(rows))).result(run);
   }
 
   /** One branch's rows, or the refusal past the cap. */
@@ -77,12 +79,18 @@ public final class Union implements Operator {
 
   private static Rows concatenated(List<Rows> rows) {
     List<Cell[]> all = new ArrayList<>();
-    List<java.sql.ResultSetMetaData> metas = new ArrayList<>();
     for (Rows r : rows) {
       all.addAll(r.cells());
+    }
+    return new Rows(all, UnionMetaData.concatenated(metas(rows)));
+  }
+
+  private static List<ResultSetMetaData> metas(List<Rows> rows) {
+    List<ResultSetMetaData> metas = new ArrayList<>();
+    for (Rows r : rows) {
       metas.add(r.meta());
     }
-    return new Rows(all, new UnionMetaData(metas));
+    return metas;
   }
 
   /** Each branch's rows as JSON; refused when they come to more than maxBytes in all. */
