@@ -45,7 +45,8 @@ final class UnionBranch {
   private final List<String> types = new ArrayList<>();
   /** Columns read by computed expressions: "qualifier.name" -> extra column number. */
   private final Map<String, Integer> raw = new LinkedHashMap<>();
-  private final List<Column> rewritten = new ArrayList<>();
+  /** Each column node a computed expression reads, with the extra column it reads it from. */
+  private final Map<Column, Integer> rewritten = new java.util.IdentityHashMap<>();
   private final List<Integer> computed = new ArrayList<>();
 
   /** Analyses the branch; appends to {@code select} the extra columns its computed expressions read. */
@@ -73,10 +74,9 @@ final class UnionBranch {
 
   /** {@code SELECT <items> FROM JSON_TABLE(?json, ...) AS __shx_u<b>}; call after the branch statement was printed. */
   String outer(int jsonMarker) {
-    for (Column c : rewritten) {
-      int k = raw.get(key(c));
-      c.setTable(new Table("__shx_u" + b));
-      c.setColumnName("r" + k);
+    for (Map.Entry<Column, Integer> c : rewritten.entrySet()) {
+      c.getKey().setTable(new Table("__shx_u" + b));
+      c.getKey().setColumnName("r" + c.getValue());
     }
     for (int i : computed) {
       SelectItem<?> item = select.getSelectItems().get(i);
@@ -146,7 +146,7 @@ final class UnionBranch {
         declared.add(declaration);
         select.getSelectItems().add(SelectItem.from(new Column(c.getTable(), c.getColumnName()), new Alias("__shx_r" + k)));
       }
-      rewritten.add(c);
+      rewritten.put(c, raw.get(key));
     }
     computed.add(i);
     outerItems.add(alias != null ? alias : label(e)); // a value in it stays a ?N marker, filled into the label by the statement's values

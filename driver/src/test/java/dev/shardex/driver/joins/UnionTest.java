@@ -206,6 +206,22 @@ class UnionTest {
   }
 
   @Test
+  void insideATransaction_theBranchesAndTheCombiningShardAnswerAsInAutocommit() throws SQLException {
+    String t16 = "SELECT id, name FROM xu_users WHERE status = 'vip' UNION SELECT buyer_id, NULL FROM xu_orders WHERE total > 500"
+        + " ORDER BY id, name";
+    try (Connection c = TestCluster.connect(); Statement s = c.createStatement(); Statement o = oracle.createStatement()) {
+      List<String> expected = rows(o.executeQuery(t16));
+      c.setAutoCommit(false);
+      try (ResultSet rs = s.executeQuery("SELECT name FROM xu_users WHERE id = 5")) {
+        assertTrue(rs.next(), "the transaction has a shard");
+      }
+      assertEquals(expected, rows(s.executeQuery(t16)));
+      assertEquals(expected, rows(s.executeQuery(t16)), "run again on the same pinned connections");
+      c.commit();
+    }
+  }
+
+  @Test
   void aUnionOnOneShard_staysOneStatement() throws SQLException {
     String one = "SELECT id, name FROM xu_users WHERE id = 5 UNION SELECT id, status FROM xu_users WHERE id = 5";
     same(one, false);
