@@ -13,8 +13,9 @@ import java.util.List;
 /**
  * A UNION whose branches need different shards: each branch runs first as a statement of its own
  * (routed, merged across its shards, limited by its own ORDER BY and LIMIT; a GLOBAL branch on one
- * shard), held within shardex.maxMergeRows (fetched with {@code LIMIT cap+1} unless it limits
- * itself, refused by name past the cap before any row is returned). Then their rows go back to one
+ * shard), held within shardex.maxMergeRows: fetched with {@code LIMIT cap} unless it limits itself
+ * (the merge stage takes no more), and refused by name when the cap-th row comes back, since more
+ * may follow, before any row is returned (as {@link Materialize}). Then their rows go back to one
  * shard as typed JSON_TABLEs where the statement's UNION [ALL|DISTINCT], ORDER BY and LIMIT run
  * ({@link UnionSplit}): the server there derives the result types, de-duplicates under the
  * columns' collations and orders as one server holding all rows does. A UNION ALL without ORDER BY
