@@ -59,6 +59,13 @@ public class RouteFixturesTest {
     store.assign(KeySpace.DEFAULT, "100", 2);
     store.assign(KeySpace.DEFAULT, "101", 3);
     lookups(TestCluster.cluster(deny).directory());
+    try (Statement s = deny.createStatement()) {
+      // real tables for the UNION cases: a UNION across shards types its branches' columns from the tables' own
+      s.execute("CREATE TABLE IF NOT EXISTS un_posts (id BIGINT, author_id BIGINT, title VARCHAR(40) COLLATE utf8mb4_general_ci)"
+          + " COMMENT='shardex:sharded key=author_id'");
+      s.execute("CREATE TABLE IF NOT EXISTS un_tags (id BIGINT, name VARCHAR(40) COLLATE utf8mb4_general_ci)"
+          + " COMMENT='shardex:global'");
+    }
     Map.of("acme", 0, "globex", 1, "initech", 2, "umbrella", 3).forEach((k, s) -> {
       try {
         store.assign("tenant", k, s);

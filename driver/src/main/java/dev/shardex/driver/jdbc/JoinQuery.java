@@ -15,6 +15,7 @@ import dev.shardex.driver.plan.PullOut;
 import dev.shardex.driver.plan.PushBack;
 import dev.shardex.driver.plan.PushJoin;
 import dev.shardex.driver.sql.JoinPushdown;
+import dev.shardex.driver.plan.Union;
 import dev.shardex.driver.route.TableSchemas;
 import dev.shardex.driver.sql.GlobalOuterJoin;
 import dev.shardex.driver.sql.JoinAggregates;
@@ -27,6 +28,7 @@ import dev.shardex.driver.sql.JoinSplitter;
 import dev.shardex.driver.sql.RouteTemplate;
 import dev.shardex.driver.sql.ShardSql;
 import dev.shardex.driver.sql.TableRef;
+import dev.shardex.driver.sql.UnionSplit;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;
 import java.sql.Statement;
@@ -108,11 +110,16 @@ final class JoinQuery {
   }
 
   /**
-   * The statement's operator tree: an INSERT ... SELECT's read then writes, its derived tables read
+   * The statement's operator tree: a UNION's branches apart, an INSERT ... SELECT's read then writes, its derived tables read
    * first, its subqueries pulled out, a GLOBAL outer join completed, or a lookup join (under a
    * count); a join the lookup join cannot answer is given to one server ({@link PushJoin}).
    */
   Operator plan(RouteTemplate t, String text, Object[] values) throws SQLException {
+    UnionSplit.Plan union = UnionSplit.topLevel(t)
+        ? cluster.templates().crossShard(version() + "|union|" + text, () -> UnionSplit.of(text, catalog())) : null;
+    if (union != null) { // its branches run apart, combined on one shard
+      return new Union(union, text, cluster.config().maxMergeRows(), MAX_PUSHED_BYTES);
+    }
     if (t.insertSelect()) {
       return new InsertSelectQuery(cluster, session, this).plan(t, text);
     }

@@ -8,6 +8,7 @@ import dev.shardex.directory.TableKind;
 import dev.shardex.driver.sql.RouteTemplate;
 import dev.shardex.driver.sql.SelectShape;
 import dev.shardex.driver.sql.StatementType;
+import dev.shardex.driver.sql.UnionSplit;
 import dev.shardex.driver.sql.ValueSource;
 import java.sql.SQLException;
 import java.util.ArrayList;
@@ -51,8 +52,8 @@ final class QueryRoute {
     try {
       shards = where.shardsFor(-1, write);
     } catch (SQLException e) {
-      if (crossShardSelect(write) && ShardexError.JOIN_NOT_ON_KEY.is(e)) {
-        return RoutePlan.join(); // its tables live apart: the executor tries a cross-shard join
+      if (crossShardSelect(write) && (ShardexError.JOIN_NOT_ON_KEY.is(e) || where.unionApart)) {
+        return RoutePlan.join(); // its tables (or UNION branches) live apart: the executor tries a cross-shard plan
       }
       throw e;
     }
@@ -85,6 +86,9 @@ final class QueryRoute {
       return withInSplit(RoutePlan.of(Fanout.SUM, targets, true), targets);
     }
     if (targets.size() > 1) {
+      if (crossShardSelect(write) && t.shape().needsMerge() != null && UnionSplit.topLevel(t)) {
+        return RoutePlan.join(); // a UNION a concatenation gets wrong: each branch runs apart, combined on one shard
+      }
       try {
         refuseRepeatedOuterRows(targets);
         refuseShardedOnlyInSubquery(targets);

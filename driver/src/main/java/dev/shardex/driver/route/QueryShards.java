@@ -31,6 +31,8 @@ final class QueryShards {
   /** The key IN list that decided a multi-shard component: its column, values and each value's shard. */
   String splitColumn;
   int[] splitShards;
+  /** Set when the statement is refused because its UNION branches need different shards (a Union plan may answer it). */
+  boolean unionApart;
 
   QueryShards(QueryRefs refs, Object[] values, RouteContext ctx) {
     this.t = refs.t;
@@ -69,6 +71,7 @@ final class QueryShards {
     List<Integer> result = all ? ALL : List.copyOf(union);
     if (!everyBranchSharded && (all || union.size() > 1)) {
       // a GLOBAL or SINGLE branch run on every shard would repeat its rows or miss its table
+      unionApart = true;
       throw ShardexError.CROSS_SHARD.exception(t.type().name(), describe(result),
           "its UNION needs a cross-shard merge, which this version does not do",
           "add the key (key = ? or key IN (...) on one shard) to route it to one shard");

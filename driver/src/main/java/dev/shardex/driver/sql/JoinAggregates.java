@@ -6,8 +6,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import net.sf.jsqlparser.expression.Alias;
 import net.sf.jsqlparser.expression.Expression;
 import net.sf.jsqlparser.schema.Column;
@@ -32,9 +30,6 @@ public final class JoinAggregates {
   private static final String PLACEHOLDER = "__shx_joined_rows__";
   /** The derived table's alias in the outer statement. */
   public static final String ALIAS = "__shx_j";
-  private static final Pattern TYPE = Pattern.compile(
-      "(tinyint|smallint|mediumint|int|integer|bigint|decimal|numeric|float|double|date|datetime|timestamp|time|year"
-          + "|char|varchar|tinytext|text|mediumtext|longtext)(\\([0-9, ]+\\))?( unsigned)?( zerofill)?( \\S+)?");
 
   /**
    * The cut: {@code inner} (plain markers, binding the statement's parameters {@code innerParams});
@@ -239,20 +234,9 @@ public final class JoinAggregates {
     return definition;
   }
 
-  /**
-   * A JSON_TABLE column {@code name} reading value {@code k} of each row array, declared as a table
-   * column of {@code type} ("varchar(64) utf8mb4_general_ci", as the catalog gives it) with its
-   * collation; null for a type JSON_TABLE cannot carry exactly (BLOB/BINARY, ENUM/SET, BIT, spatial, JSON).
-   */
+  /** {@link JsonTable#column}: a JSON_TABLE column of the table column's type, or null for a type it cannot carry. */
   public static String declare(String name, String type, int k) {
-    Matcher m = type == null ? null : TYPE.matcher(type.toLowerCase(Locale.ROOT));
-    if (m == null || !m.matches()) {
-      return null;
-    }
-    String collation = m.group(5) == null ? "" : m.group(5).strip();
-    String base = type.substring(0, type.length() - (m.group(5) == null ? 0 : m.group(5).length()));
-    return name + " " + base + (collation.isEmpty() ? ""
-        : " CHARACTER SET " + collation.substring(0, collation.indexOf('_')) + " COLLATE " + collation) + " PATH '$[" + k + "]'";
+    return JsonTable.column(name, type, k);
   }
 
   /** "alias.column" of a reference: its qualifier, or the one joined table that has the column. */

@@ -224,7 +224,9 @@ final class TemplateBuilder {
           branch = i; // top-level UNION branches route independently
         }
         nestedNeedsMerge |= mergeSensitive(union.getSelects().get(i));
+        int before = tables.size();
         walkSelect(union.getSelects().get(i), rowScope(scope));
+        nestedNeedsMerge |= top && tables.size() == before; // no table: it would run on every shard the others need
       }
     } else if (select instanceof TableStatement table) {
       addTable(table.getTable(), scope);
@@ -547,8 +549,10 @@ final class TemplateBuilder {
     boolean limit = select.getLimit() != null || select.getOffset() != null || select.getFetch() != null;
     boolean locking = select.getForMode() != null;
     if (select instanceof SetOperationList union) {
-      boolean distinct = union.getOperations().stream().anyMatch(op -> !op.isAll());
-      return new SelectShape(order, limit, false, false, false, distinct, locking);
+      // DISTINCT de-duplicates across branches; a branch without FROM would run on every shard the others need
+      boolean combine = union.getOperations().stream().anyMatch(op -> !op.isAll())
+          || union.getSelects().stream().anyMatch(TemplateBuilder::fromless);
+      return new SelectShape(order, limit, false, false, false, combine, locking);
     }
     if (!(select instanceof PlainSelect plain)) {
       return new SelectShape(order, limit, false, false, false, false, locking);
@@ -582,6 +586,11 @@ final class TemplateBuilder {
     boolean aggregates = aggregate[0] || MergeRewriter.isAggregate(plain.getHaving());
     return new SelectShape(order, limit, aggregates, plain.getGroupBy() != null, plain.getDistinct() != null, false,
         locking);
+  }
+
+  private static boolean fromless(Select select) {
+    Select s = select instanceof ParenthesedSelect p ? p.getSelect() : select;
+    return s instanceof Values || s instanceof PlainSelect plain && plain.getFromItem() == null;
   }
 
   /**

@@ -1138,6 +1138,15 @@ public final class QueryGenerator {
     fx("SELECT co.code, COUNT(u.user_id) FROM countries co LEFT JOIN users u ON u.country_code = co.code"
         + " GROUP BY co.code ORDER BY co.code", t, List.of(), Set.of(1), Set.of(0), nk);
     issue11(t, none, nk);
+    // UNION across shards (research T16-T18): each branch a statement of its own, combined on one shard or concatenated.
+    fx("SELECT user_id, name FROM users WHERE score > 50 UNION SELECT user_id, NULL FROM posts WHERE likes > 100", none,
+        List.of(), Set.of(), Set.of(), "union");
+    fx("(SELECT post_id, created FROM posts WHERE user_id = " + h0 + " ORDER BY created DESC, post_id LIMIT 10) UNION ALL"
+        + " (SELECT post_id, created FROM posts WHERE likes > 100 ORDER BY created DESC, post_id LIMIT 10)"
+        + " ORDER BY created DESC, post_id LIMIT 10", t, List.of(), Set.of(), Set.of(), "union");
+    fx("SELECT code, name FROM countries UNION ALL SELECT country_code, name FROM users WHERE score > 90", none, List.of(),
+        Set.of(), Set.of(), "union");
+    fx("SELECT country_code FROM users UNION SELECT code FROM countries ORDER BY 1", t, List.of(), Set.of(), Set.of(), "union");
     return new ArrayList<>(fixed);
   }
 }

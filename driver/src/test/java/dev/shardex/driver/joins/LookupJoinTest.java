@@ -7,7 +7,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import dev.shardex.driver.TestCluster;
-import dev.shardex.sandbox.SandboxCluster;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -67,26 +66,10 @@ class LookupJoinTest {
 
   /**
    * Creates the tables on one plain MariaDB server (dropped first) and through Shardex, loads the
-   * same rows into both, and returns a connection to the plain server.
+   * same rows into both, and returns a connection to the plain server ({@link Oracle#load}).
    */
   static Connection loadBoth(List<String> tables, List<String> ddl, List<String> rows) throws SQLException {
-    Connection plain = SandboxCluster.shared("oracle", 1).connectShard(0);
-    try (Statement o = plain.createStatement()) {
-      for (String t : tables) {
-        o.execute("DROP TABLE IF EXISTS " + t);
-      }
-      for (String sql : ddl) {
-        o.execute(sql);
-      }
-      for (String sql : rows) {
-        o.execute(sql);
-      }
-    }
-    TestCluster.run(ddl.toArray(String[]::new));
-    if (!rows.isEmpty()) {
-      TestCluster.run(rows.toArray(String[]::new));
-    }
-    return plain;
+    return Oracle.load(tables, ddl, rows);
   }
 
   @AfterAll
