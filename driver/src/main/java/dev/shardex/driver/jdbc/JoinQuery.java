@@ -1,6 +1,5 @@
 package dev.shardex.driver.jdbc;
 
-import dev.shardex.directory.Lookup;
 import dev.shardex.directory.ShardexError;
 import dev.shardex.directory.TableDef;
 import dev.shardex.directory.TableKind;
@@ -16,7 +15,6 @@ import dev.shardex.driver.plan.PushBack;
 import dev.shardex.driver.plan.PushJoin;
 import dev.shardex.driver.sql.JoinPushdown;
 import dev.shardex.driver.plan.Union;
-import dev.shardex.driver.route.TableSchemas;
 import dev.shardex.driver.sql.GlobalOuterJoin;
 import dev.shardex.driver.sql.JoinAggregates;
 import dev.shardex.driver.plan.Runner;
@@ -316,54 +314,9 @@ final class JoinQuery {
     return out;
   }
 
+  /** The catalog the cross-shard cuts read: declarations, lookups and the tables' columns. */
   JoinSplitter.Catalog catalog() {
-    return new JoinSplitter.Catalog() {
-      @Override
-      public TableDef def(String table) {
-        try {
-          return cluster.directory().table(table);
-        } catch (SQLException e) {
-          return null;
-        }
-      }
-
-      @Override
-      public List<String> columns(String table) throws SQLException {
-        List<String> out = new ArrayList<>();
-        for (String c : cluster.schemas().of(table).columnNames()) {
-          out.add(c.toLowerCase(Locale.ROOT));
-        }
-        return out;
-      }
-
-      @Override
-      public String type(String table, String column) throws SQLException {
-        for (TableSchemas.Column c : cluster.schemas().of(table).columns()) {
-          if (c.name().equals(column)) {
-            return c.type() + (c.collation() == null ? "" : " " + c.collation());
-          }
-        }
-        return null;
-      }
-
-      @Override
-      public boolean routable(String table, String column) {
-        TableDef def = def(table);
-        if (def != null && def.keyColumn() != null && def.keyColumn().equalsIgnoreCase(column)) {
-          return true;
-        }
-        try {
-          for (Lookup l : cluster.directory().lookups().of(table)) {
-            if (l.column().equalsIgnoreCase(column)) {
-              return true;
-            }
-          }
-        } catch (SQLException e) {
-          return false;
-        }
-        return false;
-      }
-    };
+    return new ClusterCatalog(cluster);
   }
 
   /**
