@@ -73,6 +73,14 @@ final class Report {
         row.put(r.json(), t.count(r));
       }
       row.put("scored", t.scored());
+      if (t.hasTime()) { // the slow log, pt-query-digest and the digest table time statements
+        Map<String, Object> time = new LinkedHashMap<>();
+        for (Route r : Route.SCORED) {
+          time.put(r.json(), Figures.round(t.timeShare(r)));
+        }
+        row.put("seconds", Figures.round(t.scoredSeconds()));
+        row.put("time_share", time);
+      }
       list.add(row);
     });
     return list;

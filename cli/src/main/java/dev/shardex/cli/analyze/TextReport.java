@@ -67,13 +67,27 @@ final class TextReport {
   }
 
   private void tables() {
-    out.printf("%nPer table%n%-20s %12s %12s %12s %12s%n", "TABLE", "ONE", "SEVERAL", "ALL", "REFUSED");
+    out.printf("%nPer table%n%-20s %12s %12s %12s %12s  %s%n", "TABLE", "ONE", "SEVERAL", "ALL", "REFUSED",
+        "TIME ONE/SEVERAL/ALL/REFUSED");
     for (Object o : Doc.list(r.get("tables"))) {
       Map<String, Object> t = Doc.map(o);
-      out.printf("%-20s %12s %12s %12s %12s%n", t.get("table"), Figures.count(Doc.count(t.get("one"))),
+      out.printf("%-20s %12s %12s %12s %12s  %s%n", t.get("table"), Figures.count(Doc.count(t.get("one"))),
           Figures.count(Doc.count(t.get("several"))), Figures.count(Doc.count(t.get("all"))),
-          Figures.count(Doc.count(t.get("refused"))));
+          Figures.count(Doc.count(t.get("refused"))), timeShares(t.get("time_share")));
     }
+  }
+
+  /** A table's shares of statement time by route, where the input times statements; "-" where it does not. */
+  private static String timeShares(Object shares) {
+    if (shares == null) {
+      return "-";
+    }
+    Map<String, Object> m = Doc.map(shares);
+    StringBuilder s = new StringBuilder();
+    for (Route route : Route.SCORED) {
+      s.append(s.length() == 0 ? "" : " / ").append(Figures.percent(Doc.share(m.get(route.json()))));
+    }
+    return s.toString();
   }
 
   private void transactions() {

@@ -185,6 +185,12 @@ class AnalyzeCommandTest {
     assertEquals(6 + 4, count(r, "summary.several.count") + count(r, "summary.all.count"));
     assertEquals(0.9, Doc.share(Doc.at(r, "summary.one.share")), 0.0001);
     assertEquals(0.225, Doc.share(Doc.at(r, "summary.one.time_share")), 0.0001);
+    // per table too: posts' 4.0 s are 0.9 one shard, 3.1 several or all
+    Map<String, Object> posts = Doc.map(Doc.list(r.get("tables")).get(0));
+    assertEquals("posts", posts.get("table"));
+    assertEquals(4.0, Doc.share(posts.get("seconds")), 0.0001);
+    assertEquals(0.225, Doc.share(Doc.at(posts, "time_share.one")), 0.0001);
+    assertEquals(0.775, Doc.share(Doc.at(posts, "time_share.several")) + Doc.share(Doc.at(posts, "time_share.all")), 0.0001);
   }
 
   /** The HTML report's every figure equals the JSON's, it loads nothing from outside, and it has its three charts. */
