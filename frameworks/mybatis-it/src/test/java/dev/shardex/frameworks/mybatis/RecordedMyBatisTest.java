@@ -126,7 +126,7 @@ class RecordedMyBatisTest {
         + "; refused: " + r.get("top_refused"));
     assertTrue(RecordedLog.executes(recording.general()) >= 30, "the mappers' statements are server-side prepared");
     assertTrue(scored >= 40, "statements scored: " + r.get("summary"));
-    assertTrue(count(r, "summary.several.count") > 0, "byUsers' IN list: " + r.get("summary"));
+    assertTrue(count(r, "summary.several.count") > 0, "byUsers' IN list, read from its Execute entry: " + r.get("summary"));
     assertTrue(count(r, "summary.all.count") > 0, "countAll and the countries insert: " + r.get("summary"));
   }
 

@@ -87,6 +87,8 @@ class RecordedPetClinicTest {
         + "; refused: " + r.get("top_refused"));
     assertThat(RecordedLog.executes(recording.general())).as("server-side prepared statements in the log").isGreaterThan(20);
     assertThat(scored).as("statements scored: %s", r.get("summary")).isGreaterThan(80);
+    assertThat(String.valueOf(r.get("top_scattering"))).as("Hibernate's search, read from its Execute entries")
+        .contains("from owners o1_0 where o1_0.last_name like ? escape ?");
     assertThat(count(r, "summary.one.count")).as("by key or lookup: %s", r.get("summary")).isGreaterThan(20);
     assertThat(count(r, "summary.all.count")).as("global writes, pets joined to visits: %s", r.get("summary")).isPositive();
   }
