@@ -1,11 +1,11 @@
 package dev.shardex.cli.analyze;
 
+import static dev.shardex.cli.analyze.RecordedLog.analyze;
+import static dev.shardex.cli.analyze.RecordedLog.at;
+import static dev.shardex.cli.analyze.RecordedLog.count;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import com.zaxxer.hikari.HikariDataSource;
-import dev.shardex.directory.DirectoryStore;
-import dev.shardex.directory.ShardexError;
 import dev.shardex.examples.blog.Blog;
 import dev.shardex.examples.stats.Stats;
 import dev.shardex.sandbox.SandboxCluster;
@@ -13,16 +13,12 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
-import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.LocalDateTime;
 import java.util.ArrayList;
-import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
-import java.util.TreeSet;
-import java.util.regex.Pattern;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -45,7 +41,6 @@ class RecordedWorkloadTest {
       plays_by_hour sharded key=owner_id
       plays_by_country_day sharded key=owner_id
       """;
-  private static final Pattern SCORED = Pattern.compile("(?is)^\\s*(?:/\\*.*?\\*/\\s*)*(SELECT\\b.*\\bFROM\\b|INSERT|UPDATE|DELETE|REPLACE).*");
 
   @TempDir
   static Path dir;
@@ -116,18 +111,6 @@ class RecordedWorkloadTest {
     }
   }
 
-  /** {@code shardex analyze ARGS --json} in-process; its JSON report. */
-  private static Map<String, Object> analyze(String... args) {
-    java.io.StringWriter out = new java.io.StringWriter();
-    java.io.StringWriter err = new java.io.StringWriter();
-    List<String> all = new ArrayList<>(List.of("analyze"));
-    all.addAll(List.of(args));
-    int code = dev.shardex.cli.ShardexCli.run(all.toArray(String[]::new), new java.io.PrintWriter(out, true),
-        new java.io.PrintWriter(err, true), Map.of(), false);
-    assertEquals(0, code, err.toString());
-    return Doc.map(MiniJson.parse(out.toString()));
-  }
-
   private static String dump() throws Exception {
     Path base = Path.of(System.getProperty("shardex.sandbox.cache", System.getProperty("user.home") + "/.cache/shardex"),
         "mariadb-10.11.5");
@@ -142,19 +125,12 @@ class RecordedWorkloadTest {
     return out.toString();
   }
 
-  private static long count(Map<String, Object> json, String path) {
-    return Doc.count(Doc.at(json, path));
-  }
-
   @Test
   void generalLog_countsAgreeWithTheDriversRoutes() throws Exception {
-    Map<String, Object> r = analyze("--general", general.toString(), "--schema", dump(), "--layout", layout.toString(), "--json");
-    Map<Route, Long> driver = throughTheDriver();
-    for (Route route : Route.SCORED) {
-      assertEquals(driver.getOrDefault(route, 0L), count(r, "summary." + route.json() + ".count"), route + ": " + r.get("summary"));
-    }
-    assertEquals("SHX1201", Doc.at(r, "refusals.0.id"));
-    assertEquals("UPDATE posts SET title = ?", Doc.at(r, "top_refused.0.digest"));
+    Map<String, Object> r = analyze("--general", general.toString(), "--schema", dump(), "--layout", layout.toString());
+    RecordedLog.assertSameRoutes(r, throughTheDriver());
+    assertEquals("SHX1201", at(r, "refusals.0.id"));
+    assertEquals("UPDATE posts SET title = ?", at(r, "top_refused.0.digest"));
     assertTrue(count(r, "summary.one.count") > 100, String.valueOf(r.get("summary")));
     assertTrue(count(r, "summary.all.count") > 0, "the ETL's SELECT DISTINCT owner_id scatters");
     assertTrue(count(r, "transactions.count") >= 6, "the ETL commits a transaction per owner: " + r.get("transactions"));
@@ -162,72 +138,38 @@ class RecordedWorkloadTest {
   }
 
   /** Each logged statement as EXPLAIN ROUTE through the driver on 4 shards, keys placed as HashPlacer places them. */
-  private static Map<Route, Long> throughTheDriver() throws Exception {
+  private static Map<String, Long> throughTheDriver() throws Exception {
     SandboxCluster cluster = SandboxCluster.shared("analyze-agree", 4);
-    try (HikariDataSource ds = new HikariDataSource()) {
-      ds.setJdbcUrl(cluster.directoryUrl());
-      ds.setUsername(cluster.user());
-      ds.setPassword(cluster.password());
-      DirectoryStore store = new DirectoryStore(ds);
-      store.init();
-      HashPlacer placer = new HashPlacer(4);
-      for (long key = 0; key <= 50; key++) {
-        store.assign("default", Long.toString(key), placer.shardOf("default", key));
-      }
-    }
-    Map<Route, Long> routes = new EnumMap<>(Route.class);
+    RecordedLog.placeKeys(cluster, 50);
     try (Connection c = DriverManager.getConnection("jdbc:shardex:sandbox:analyze-agree?shards=4")) {
       new Blog(c).createSchema();
       new Stats(c).createSchema();
-      List<Logged> logged = new ArrayList<>();
-      new GeneralLog(general).read(logged::add, (d, t) -> { });
-      for (Logged s : logged) {
-        if (!s.isQuit() && SCORED.matcher(s.sql()).matches()) {
-          routes.merge(explainRoute(c, s.sql()), 1L, Long::sum);
-        }
-      }
+      return RecordedLog.throughTheDriver(c, 4, general);
     }
-    return routes;
-  }
-
-  private static Route explainRoute(Connection c, String sql) {
-    TreeSet<Integer> shards = new TreeSet<>();
-    boolean join = false;
-    try (Statement s = c.createStatement(); ResultSet rs = s.executeQuery("EXPLAIN ROUTE " + sql)) {
-      while (rs.next()) {
-        int shard = rs.getInt(1);
-        join |= rs.wasNull();
-        shards.add(shard);
-      }
-    } catch (SQLException e) {
-      assertTrue(ShardexError.of(e) != null, "a refusal names its SHX id: " + e);
-      return Route.REFUSED;
-    }
-    return join || shards.size() == 4 ? Route.ALL : shards.size() == 1 ? Route.ONE : Route.SEVERAL;
   }
 
   @Test
   void slowLog_routesAsTheGeneralLog_andWeighsByTime() throws Exception {
     String schema = dump();
-    Map<String, Object> g = analyze("--general", general.toString(), "--schema", schema, "--layout", layout.toString(), "--json");
-    Map<String, Object> s = analyze("--slow", slow.toString(), "--schema", schema, "--layout", layout.toString(), "--json");
-    for (Route route : Route.SCORED) {
-      assertEquals(count(g, "summary." + route.json() + ".count"), count(s, "summary." + route.json() + ".count"), route.json());
+    Map<String, Object> g = analyze("--general", general.toString(), "--schema", schema, "--layout", layout.toString());
+    Map<String, Object> s = analyze("--slow", slow.toString(), "--schema", schema, "--layout", layout.toString());
+    for (String route : RecordedLog.ROUTES) {
+      assertEquals(count(g, "summary." + route + ".count"), count(s, "summary." + route + ".count"), route);
     }
-    assertTrue(Doc.at(s, "summary.one.time_share") != null, "the slow log has Query_time: " + s.get("summary"));
+    assertTrue(at(s, "summary.one.time_share") != null, "the slow log has Query_time: " + s.get("summary"));
     assertEquals(count(g, "transactions.count"), count(s, "transactions.count"));
   }
 
   @Test
   void digestTable_readLiveFromTheServer_weighsByCount() throws Exception {
-    Map<String, Object> g = analyze("--general", general.toString(), "--schema", dump(), "--layout", layout.toString(), "--json");
+    Map<String, Object> g = analyze("--general", general.toString(), "--schema", dump(), "--layout", layout.toString());
     Map<String, Object> d = analyze("--digest-url", server.shardUrl(0) + "?user=" + server.user() + "&password="
         + server.password(), "--digest-schema", server.databaseName(), "--schema-url", server.shardUrl(0) + "?user="
-        + server.user() + "&password=" + server.password(), "--layout", layout.toString(), "--json");
+        + server.user() + "&password=" + server.password(), "--layout", layout.toString());
     assertEquals(count(g, "summary.scored"), count(d, "summary.scored"), "digests: " + d.get("summary") + d.get("top_refused"));
     assertEquals(count(g, "summary.refused.count"), count(d, "summary.refused.count"));
     assertEquals(count(g, "summary.one.count"), count(d, "summary.one.count"));
-    assertTrue(Doc.at(d, "summary.one.time_share") != null, "SUM_TIMER_WAIT weighs by time");
+    assertTrue(at(d, "summary.one.time_share") != null, "SUM_TIMER_WAIT weighs by time");
     assertTrue(String.valueOf(d.get("inputs")).contains("digest table at") && !String.valueOf(d.get("inputs")).contains(server.password()));
   }
 }

@@ -58,11 +58,8 @@ class MyBatisClinicTest {
     }
   }
 
-  @Test
-  void ownerPetAndVisitAreWrittenFoundChangedAndRemovedByTheirIds() throws Exception {
-    int ownerId;
-    int petId;
-    int visitId;
+  /** A new owner, their pet and its visit, committed in one session: their ids {owner, pet, visit}. */
+  static int[] writeOwnerPetAndVisit(SqlSessionFactory factory) {
     try (SqlSession session = factory.openSession()) {
       ClinicMapper clinic = session.getMapper(ClinicMapper.class);
       ClinicOwner owner = new ClinicOwner("Ada", "Lovelace");
@@ -72,10 +69,16 @@ class MyBatisClinicTest {
       ClinicVisit visit = new ClinicVisit(pet.getId(), LocalDate.of(2024, 5, 6), "check-up");
       clinic.insertVisit(visit);
       session.commit();
-      ownerId = owner.getId();
-      petId = pet.getId();
-      visitId = visit.getId();
+      return new int[] {owner.getId(), pet.getId(), visit.getId()};
     }
+  }
+
+  @Test
+  void ownerPetAndVisitAreWrittenFoundChangedAndRemovedByTheirIds() throws Exception {
+    int[] ids = writeOwnerPetAndVisit(factory);
+    int ownerId = ids[0];
+    int petId = ids[1];
+    int visitId = ids[2];
     List<Integer> route = SANDBOX.route("SELECT * FROM owners WHERE id = " + ownerId);
     assertEquals(1, route.size(), "an owner lives on one shard: " + route);
     int ownersShard = route.get(0);
