@@ -1,9 +1,7 @@
 package dev.shardex.cli;
 
 import dev.shardex.directory.Redact;
-import java.net.URLDecoder;
-import java.nio.charset.StandardCharsets;
-import java.util.LinkedHashMap;
+import dev.shardex.driver.ShardexConfig;
 import java.util.Map;
 import picocli.CommandLine.ParameterException;
 
@@ -27,45 +25,22 @@ record DirectoryTarget(String jdbcUrl, String user, String password, String sand
     if (u == null || u.isBlank()) {
       throw new ParameterException(cmd, "no directory given: pass --url jdbc:mysql://HOST:3306/DIRECTORY_DB or set SHARDEX_URL");
     }
-    // user:password@ comes out of the URL too: HikariCP logs the URL it is given at DEBUG
-    Redact.Credentials info = Redact.credentials(u.startsWith(SANDBOX) ? "" : u.replaceFirst("\\?.*$", ""));
-    if (info.user() != null) {
-      u = info.url() + (u.indexOf('?') < 0 ? "" : u.substring(u.indexOf('?')));
-    }
-    int q = u.indexOf('?');
-    Map<String, String> params = params(q < 0 ? "" : u.substring(q + 1));
-    String base = q < 0 ? u : u.substring(0, q);
-    String who = first(user, params.get("user"), info.user(), env.get("SHARDEX_USER"));
-    String secret = first(password, params.get("password"), info.password(), env.get("SHARDEX_PASSWORD"));
-    if (base.startsWith(SANDBOX)) {
-      int shards = Integer.parseInt(params.getOrDefault("shards", "4"));
-      return new DirectoryTarget(null, who, secret, base.substring(SANDBOX.length()), shards);
-    }
-    if (base.startsWith("jdbc:shardex:")) {
-      base = "jdbc:" + base.substring("jdbc:shardex:".length());
-      params.keySet().removeIf(k -> k.startsWith("shardex."));
-    }
-    if (!base.startsWith("jdbc:mysql://") && !base.startsWith("jdbc:mariadb://")) {
+    if (!u.startsWith(ShardexConfig.PREFIX) && !u.startsWith("jdbc:mysql://") && !u.startsWith("jdbc:mariadb://")) {
       throw new ParameterException(cmd, "unsupported directory URL " + Redact.url(u)
           + ": use jdbc:mysql://HOST:PORT/DB, jdbc:shardex:mysql://... or jdbc:shardex:sandbox:NAME");
     }
-    params.remove("user");
-    params.remove("password"); // passed as properties, so the URL we keep and show has none
-    StringBuilder rebuilt = new StringBuilder(base);
-    params.forEach((k, v) -> rebuilt.append(rebuilt.indexOf("?") < 0 ? '?' : '&').append(k).append('=').append(v));
-    return new DirectoryTarget(rebuilt.toString(), who, secret, null, 0);
-  }
-
-  private static Map<String, String> params(String query) {
-    Map<String, String> params = new LinkedHashMap<>();
-    for (String pair : query.split("&")) {
-      if (!pair.isEmpty()) {
-        int eq = pair.indexOf('=');
-        String k = URLDecoder.decode(eq < 0 ? pair : pair.substring(0, eq), StandardCharsets.UTF_8);
-        params.put(k, eq < 0 ? "" : URLDecoder.decode(pair.substring(eq + 1), StandardCharsets.UTF_8));
-      }
+    // one grammar: the driver's (the directory's own URL is the driver's without its prefix)
+    ShardexConfig.Target t;
+    try {
+      t = ShardexConfig.parse(u.startsWith(ShardexConfig.PREFIX) ? u : ShardexConfig.PREFIX + u.substring("jdbc:".length()),
+          new java.util.Properties()).target();
+    } catch (java.sql.SQLException e) {
+      throw new ParameterException(cmd, e.getMessage());
     }
-    return params;
+    String who = first(user, t.user(), env.get("SHARDEX_USER"));
+    String secret = first(password, t.password(), env.get("SHARDEX_PASSWORD"));
+    return t.sandboxName() != null ? new DirectoryTarget(null, who, secret, t.sandboxName(), t.sandboxShards())
+        : new DirectoryTarget(t.directoryUrl(), who, secret, null, 0);
   }
 
   private static String first(String... values) {

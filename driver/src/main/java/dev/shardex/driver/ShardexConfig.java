@@ -144,6 +144,25 @@ public final class ShardexConfig implements ShardPools.Credentials {
     }
   }
 
+  /**
+   * Where a URL points and as whom, for tools that talk to the directory itself (the admin CLI):
+   * the directory's own JDBC URL with the options Connector/J takes (no shardex.* option, no
+   * credentials), or the sandbox's name and shard count; the credentials the URL carries.
+   */
+  public record Target(String directoryUrl, String sandboxName, int sandboxShards, String user, String password) {}
+
+  /** This URL's {@link Target}. */
+  public Target target() {
+    if (sandboxName != null) {
+      return new Target(null, sandboxName, sandboxShards, user, password);
+    }
+    StringBuilder url = new StringBuilder(directoryUrl);
+    for (String name : new java.util.TreeSet<>(passThrough.stringPropertyNames())) {
+      url.append(url.indexOf("?") < 0 ? '?' : '&').append(name).append('=').append(passThrough.getProperty(name));
+    }
+    return new Target(url.toString(), null, 0, user, password);
+  }
+
   public static boolean accepts(String url) {
     return url != null && url.startsWith(PREFIX);
   }
