@@ -50,7 +50,7 @@ class DerivedTableTest {
     }
     rows.add(orders.toString());
     rows.add("INSERT INTO xd_countries VALUES ('NL', 'Netherlands'), ('BE', 'Belgium'), ('DE', 'Germany')");
-    oracle = LookupJoinTest.loadBoth(List.of("xd_users", "xd_orders", "xd_countries"), DDL, rows);
+    oracle = Oracle.load(List.of("xd_users", "xd_orders", "xd_countries"), DDL, rows);
   }
 
   @AfterAll
@@ -61,7 +61,7 @@ class DerivedTableTest {
   }
 
   static void same(String sql, boolean ordered, Object... args) throws SQLException {
-    LookupJoinTest.same(oracle, sql, ordered, args);
+    Oracle.same(oracle, sql, ordered, args);
   }
 
   @Test

@@ -42,7 +42,7 @@ class InsertSelectTest {
 
   @BeforeAll
   static void tables() throws SQLException {
-    oracle = LookupJoinTest.loadBoth(TABLES, DDL, List.of());
+    oracle = Oracle.load(TABLES, DDL, List.of());
   }
 
   @BeforeEach
@@ -83,7 +83,7 @@ class InsertSelectTest {
   static void same(String sql, String table, Object... args) throws SQLException {
     try (Connection c = TestCluster.connect()) {
       assertEquals(update(oracle, sql, args), update(c, sql, args), "update count of " + sql);
-      assertEquals(LookupJoinTest.answer(oracle, "SELECT * FROM " + table, false), LookupJoinTest.answer(c, "SELECT * FROM " + table, false),
+      assertEquals(Oracle.answer(oracle, "SELECT * FROM " + table, false), Oracle.answer(c, "SELECT * FROM " + table, false),
           "rows of " + table + " after " + sql);
     }
   }

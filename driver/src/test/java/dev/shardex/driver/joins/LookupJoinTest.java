@@ -8,9 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import dev.shardex.driver.TestCluster;
 import java.sql.Connection;
-import java.sql.PreparedStatement;
 import java.sql.ResultSet;
-import java.sql.ResultSetMetaData;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.ArrayList;
@@ -61,16 +59,9 @@ class LookupJoinTest {
     rows.add("INSERT INTO xj_pets VALUES (1, 10, 1, 'Leo'), (2, 11, 2, 'Basil'), (3, 12, 3, 'Rosy'), (4, 13, NULL, 'Jewel')");
     rows.add("INSERT INTO xj_visits VALUES (1, 1, '2026-01-01', 'rabies shot'), (2, 1, '2026-02-01', 'neutered'),"
         + " (3, 3, '2026-03-01', 'spayed'), (4, 2, '2026-03-04', 'check')");
-    oracle = loadBoth(List.of("xj_users", "xj_orders", "xj_types", "xj_pets", "xj_visits"), DDL, rows);
+    oracle = Oracle.load(List.of("xj_users", "xj_orders", "xj_types", "xj_pets", "xj_visits"), DDL, rows);
   }
 
-  /**
-   * Creates the tables on one plain MariaDB server (dropped first) and through Shardex, loads the
-   * same rows into both, and returns a connection to the plain server ({@link Oracle#load}).
-   */
-  static Connection loadBoth(List<String> tables, List<String> ddl, List<String> rows) throws SQLException {
-    return Oracle.load(tables, ddl, rows);
-  }
 
   @AfterAll
   static void close() throws SQLException {
@@ -79,47 +70,10 @@ class LookupJoinTest {
     }
   }
 
-  /** Labels, type names and rows (as text); rows sorted unless {@code ordered}. */
-  static List<String> answer(Connection c, String sql, boolean ordered, Object... args) throws SQLException {
-    try (PreparedStatement ps = c.prepareStatement(sql)) {
-      for (int i = 0; i < args.length; i++) {
-        ps.setObject(i + 1, args[i]);
-      }
-      try (ResultSet rs = ps.executeQuery()) {
-        ResultSetMetaData m = rs.getMetaData();
-        StringBuilder head = new StringBuilder();
-        for (int i = 1; i <= m.getColumnCount(); i++) {
-          head.append(m.getColumnLabel(i)).append(':').append(m.getColumnTypeName(i)).append(' ');
-        }
-        List<String> rows = new ArrayList<>();
-        while (rs.next()) {
-          StringBuilder row = new StringBuilder();
-          for (int i = 1; i <= m.getColumnCount(); i++) {
-            row.append(rs.getString(i)).append('|');
-          }
-          rows.add(row.toString());
-        }
-        if (!ordered) {
-          rows.sort(null);
-        }
-        rows.add(0, head.toString());
-        return rows;
-      }
-    }
-  }
-
   static void same(String sql, boolean ordered, Object... args) throws SQLException {
-    same(oracle, sql, ordered, args);
+    Oracle.same(oracle, sql, ordered, args);
   }
 
-  /** The same labels, types and rows from Shardex as from the plain server {@code oracle}, which returns rows. */
-  static void same(Connection oracle, String sql, boolean ordered, Object... args) throws SQLException {
-    try (Connection c = TestCluster.connect()) {
-      List<String> expected = answer(oracle, sql, ordered, args);
-      assertTrue(expected.size() > 1, "the oracle returns rows for " + sql);
-      assertEquals(expected, answer(c, sql, ordered, args), sql);
-    }
-  }
 
   @Test
   void t1_innerLookupJoinFromOneSeller_dropsNullAndDanglingBuyers() throws SQLException {
@@ -165,7 +119,7 @@ class LookupJoinTest {
         false, 99); // nothing joins: 0, one row
     try (Connection c = TestCluster.connect()) {
       String limited = "SELECT COUNT(*) FROM xj_orders o JOIN xj_users u ON o.buyer_id = u.id LIMIT 1 OFFSET 1";
-      assertEquals(answer(oracle, limited, false), answer(c, limited, false), "OFFSET 1 skips the count's one row");
+      assertEquals(Oracle.answer(oracle, limited, false), Oracle.answer(c, limited, false), "OFFSET 1 skips the count's one row");
     }
   }
 
@@ -189,8 +143,8 @@ class LookupJoinTest {
     try (Connection c = TestCluster.connect()) {
       // seller 6 has an order whose buyer is NULL: NOT IN is never true, on one server and here
       String nullBuyer = "SELECT u.id FROM xj_users u WHERE u.id NOT IN (SELECT buyer_id FROM xj_orders WHERE seller_id = ?)";
-      assertEquals(answer(oracle, nullBuyer, false, 6), answer(c, nullBuyer, false, 6));
-      assertEquals(1, answer(c, nullBuyer, false, 6).size(), "only the header: no row");
+      assertEquals(Oracle.answer(oracle, nullBuyer, false, 6), Oracle.answer(c, nullBuyer, false, 6));
+      assertEquals(1, Oracle.answer(c, nullBuyer, false, 6).size(), "only the header: no row");
     }
     same("SELECT id, id IN (SELECT buyer_id FROM xj_orders WHERE seller_id = 6) AS bought FROM xj_users ORDER BY id", true);
     same("SELECT name FROM xj_types WHERE id IN (SELECT type_id FROM xj_pets WHERE owner_id > ?)", false, 10);
@@ -265,7 +219,7 @@ class LookupJoinTest {
       while (rs.next()) {
         rows.add(rs.getString("step") + " rows=" + rs.getString("rows") + " trips=" + rs.getString("round_trips"));
       }
-      long expected = answer(oracle, "SELECT o.id FROM xj_orders o JOIN xj_users u ON o.buyer_id = u.id"
+      long expected = Oracle.answer(oracle, "SELECT o.id FROM xj_orders o JOIN xj_users u ON o.buyer_id = u.id"
           + " WHERE o.seller_id = 2", false).size() - 1;
       assertEquals(3, rows.size(), rows.toString());
       assertTrue(rows.get(0).startsWith("1 rows=" + expected + " "), rows.toString());
@@ -284,7 +238,7 @@ class LookupJoinTest {
       same(find, false, pet);
     }
     try (Connection c = TestCluster.connect()) {
-      assertEquals(List.of(answer(c, find, false, 99).get(0)), answer(c, find, false, 99), "an unknown pet: no row");
+      assertEquals(List.of(Oracle.answer(c, find, false, 99).get(0)), Oracle.answer(c, find, false, 99), "an unknown pet: no row");
     }
   }
 

@@ -57,7 +57,7 @@ class SubqueryTest {
     rows.add(orders.toString());
     rows.add("INSERT INTO sq_countries VALUES ('BE', 'Belgium'), ('DE', 'Germany'), ('FR', 'France'), ('LU', 'Luxembourg'),"
         + " ('NL', 'Netherlands')");
-    oracle = LookupJoinTest.loadBoth(List.of("sq_users", "sq_orders", "sq_countries", "sq_none"), DDL, rows);
+    oracle = Oracle.load(List.of("sq_users", "sq_orders", "sq_countries", "sq_none"), DDL, rows);
   }
 
   @AfterAll
@@ -68,13 +68,13 @@ class SubqueryTest {
   }
 
   static void same(String sql, boolean ordered, Object... args) throws SQLException {
-    LookupJoinTest.same(oracle, sql, ordered, args);
+    Oracle.same(oracle, sql, ordered, args);
   }
 
   /** The same answer as the oracle's, which may be no row at all. */
   static void sameOrEmpty(String sql, Object... args) throws SQLException {
     try (Connection c = TestCluster.connect()) {
-      assertEquals(LookupJoinTest.answer(oracle, sql, false, args), LookupJoinTest.answer(c, sql, false, args), sql);
+      assertEquals(Oracle.answer(oracle, sql, false, args), Oracle.answer(c, sql, false, args), sql);
     }
   }
 
@@ -178,9 +178,9 @@ class SubqueryTest {
   @Test
   void scalarSubquery_ofSeveralRows_isMySqlsError1242() throws SQLException {
     String sql = "SELECT code FROM sq_countries WHERE code = (SELECT country FROM sq_users WHERE status = 'vip')";
-    SQLException expected = assertThrows(SQLException.class, () -> LookupJoinTest.answer(oracle, sql, false));
+    SQLException expected = assertThrows(SQLException.class, () -> Oracle.answer(oracle, sql, false));
     try (Connection c = TestCluster.connect()) {
-      SQLException actual = assertThrows(SQLException.class, () -> LookupJoinTest.answer(c, sql, false));
+      SQLException actual = assertThrows(SQLException.class, () -> Oracle.answer(c, sql, false));
       assertEquals(expected.getMessage(), actual.getMessage());
       assertEquals("21000", actual.getSQLState());
       assertEquals(1242, actual.getErrorCode());

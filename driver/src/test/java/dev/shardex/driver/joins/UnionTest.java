@@ -71,7 +71,7 @@ class UnionTest {
   }
 
   static void same(String sql, boolean ordered, Object... args) throws SQLException {
-    LookupJoinTest.same(oracle, sql, ordered, args);
+    Oracle.same(oracle, sql, ordered, args);
   }
 
   /** The operators of a statement's tree: "step name", e.g. "1.2 Route". */
@@ -161,9 +161,9 @@ class UnionTest {
         false);
     try (Connection c = TestCluster.connect()) {
       String none = "SELECT id FROM xu_users WHERE status = 'nobody' UNION SELECT buyer_id FROM xu_orders WHERE total < 0";
-      List<String> expected = LookupJoinTest.answer(oracle, none, false);
+      List<String> expected = Oracle.answer(oracle, none, false);
       assertEquals(1, expected.size(), "only the header");
-      assertEquals(expected, LookupJoinTest.answer(c, none, false));
+      assertEquals(expected, Oracle.answer(c, none, false));
     }
   }
 
@@ -253,7 +253,7 @@ class UnionTest {
           analysed.add(rs.getString("step") + " rows=" + rs.getString("rows") + " trips=" + rs.getString("round_trips"));
         }
       }
-      long expected = LookupJoinTest.answer(oracle, sql, false).size() - 1;
+      long expected = Oracle.answer(oracle, sql, false).size() - 1;
       assertEquals(4, analysed.size(), analysed.toString());
       assertTrue(analysed.get(0).startsWith("1 rows=" + expected + " trips=6"), analysed.toString());
       assertTrue(analysed.get(1).startsWith("1.1 ") && analysed.get(1).endsWith(" trips=4"), "users scattered over the 4 shards: " + analysed);
