@@ -34,6 +34,8 @@ final class MariaDbServer {
     private final Path tmpDir;
     private final Path pidFile;
     private final Path socket;
+    /** Per-server options on top of {@link ServerOptions#serverArgs()}: replication's server id, binlog. */
+    private final List<String> ownArgs;
 
     private int port;
     private boolean installed;
@@ -42,6 +44,12 @@ final class MariaDbServer {
 
     /** @param label how errors name this server, e.g. "shard 2" or "directory" */
     MariaDbServer(String label, Path serverDir, Binaries binaries) {
+        this(label, serverDir, binaries, List.of());
+    }
+
+    /** @param ownArgs mariadbd options of this server only, e.g. {@code --server-id=101} */
+    MariaDbServer(String label, Path serverDir, Binaries binaries, List<String> ownArgs) {
+        this.ownArgs = List.copyOf(ownArgs);
         this.label = label;
         this.binaries = binaries;
         this.dataDir = serverDir.resolve("data");
@@ -168,6 +176,7 @@ final class MariaDbServer {
                 "--socket=" + socket,
                 "--pid-file=" + pidFile.toAbsolutePath()));
         command.addAll(ServerOptions.serverArgs());
+        command.addAll(ownArgs);
         return command;
     }
 

@@ -49,26 +49,50 @@ public final class SandboxCluster implements AutoCloseable {
     private final String databaseName;
     private final Path rootDir;
     private final List<MariaDbServer> shards;
+    /** Per shard, its replicas in order (empty lists when the cluster has none). */
+    private final List<List<MariaDbServer>> replicas;
     private final MariaDbServer directory;
     private final AtomicBoolean closed = new AtomicBoolean();
 
-    private SandboxCluster(String name, String databaseName, Path rootDir, int shardCount, Binaries binaries) {
+    private SandboxCluster(String name, String databaseName, Path rootDir, int shardCount, int replicaCount,
+            Binaries binaries) {
         this.name = name;
         this.databaseName = databaseName;
         this.rootDir = rootDir;
         List<MariaDbServer> servers = new ArrayList<>();
+        List<List<MariaDbServer>> copies = new ArrayList<>();
         for (int i = 0; i < shardCount; i++) {
-            servers.add(new MariaDbServer("shard " + i, rootDir.resolve("shard-" + i), binaries));
+            servers.add(new MariaDbServer("shard " + i, rootDir.resolve("shard-" + i), binaries,
+                    replicaCount == 0 ? List.of() : Replication.primaryArgs(i)));
+            List<MariaDbServer> ofShard = new ArrayList<>();
+            for (int r = 0; r < replicaCount; r++) {
+                ofShard.add(new MariaDbServer("shard " + i + " replica " + r,
+                        rootDir.resolve("shard-" + i + "-replica-" + r), binaries, Replication.replicaArgs(i, r)));
+            }
+            copies.add(List.copyOf(ofShard));
         }
         this.shards = Collections.unmodifiableList(servers);
+        this.replicas = List.copyOf(copies);
         this.directory = new MariaDbServer("directory", rootDir.resolve("directory"), binaries);
     }
 
     /** Starts {@code shards} shard servers and the directory server, with databases and app user. */
     public static SandboxCluster start(String name, int shards) {
+        return start(name, shards, 0);
+    }
+
+    /**
+     * Starts {@code shards} shard servers, each with {@code replicas} replica servers fed by MariaDB's
+     * own GTID replication, and the directory server. Returns once every replica has applied its
+     * primary's provisioning (the application user and database).
+     */
+    public static SandboxCluster start(String name, int shards, int replicas) {
         String databaseName = databaseNameFor(name);
         if (shards < 1) {
             throw new IllegalArgumentException("A sandbox cluster needs at least 1 shard, got " + shards);
+        }
+        if (replicas < 0) {
+            throw new IllegalArgumentException("A sandbox cluster's replicas per shard cannot be negative, got " + replicas);
         }
         long started = System.nanoTime();
         Binaries binaries = Binaries.prepare();
@@ -80,13 +104,19 @@ public final class SandboxCluster implements AutoCloseable {
         } catch (IOException e) {
             throw new SandboxException("Cannot create a data directory for sandbox cluster " + name + ": " + e, e);
         }
-        SandboxCluster cluster = new SandboxCluster(name, databaseName, rootDir, shards, binaries);
+        SandboxCluster cluster = new SandboxCluster(name, databaseName, rootDir, shards, replicas, binaries);
         installShutdownHook();
         OPEN.add(cluster);
         try {
-            Parallel.forEach(cluster.allServers(), server -> {
+            Parallel.forEach(cluster.primaryServers(), server -> {
                 server.start();
                 Jdbc.provision(server, server == cluster.directory ? DIRECTORY_DATABASE : databaseName, USER, PASSWORD);
+            });
+            Parallel.forEach(cluster.allReplicas(), replica -> {
+                replica.start();
+                MariaDbServer primary = cluster.primaryOf(replica);
+                Replication.attach(replica, primary, USER, PASSWORD);
+                Replication.awaitCaughtUp(replica, primary);
             });
         } catch (RuntimeException e) {
             cluster.closeQuietly(e);
@@ -101,17 +131,22 @@ public final class SandboxCluster implements AutoCloseable {
      * The cluster registered under {@code name} in this JVM, started on first use. Lets many test
      * classes share one cluster; a shutdown hook closes it when the JVM exits.
      */
-    public static synchronized SandboxCluster shared(String name, int shards) {
+    public static SandboxCluster shared(String name, int shards) {
+        return shared(name, shards, 0);
+    }
+
+    /** As {@link #shared(String, int)}, with {@code replicas} replica servers per shard. */
+    public static synchronized SandboxCluster shared(String name, int shards, int replicas) {
         SandboxCluster existing = SHARED.get(name);
         if (existing != null && !existing.closed.get()) {
-            if (existing.shardCount() != shards) {
+            if (existing.shardCount() != shards || existing.replicaCount() != replicas) {
                 throw new IllegalArgumentException("Shared sandbox cluster '" + name + "' already runs with "
-                        + existing.shardCount() + " shards, but " + shards
-                        + " were requested; use the same shard count or another name");
+                        + existing.shardCount() + " shards and " + existing.replicaCount() + " replicas per shard, but "
+                        + shards + " and " + replicas + " were requested; use the same counts or another name");
             }
             return existing;
         }
-        SandboxCluster cluster = start(name, shards);
+        SandboxCluster cluster = start(name, shards, replicas);
         SHARED.put(name, cluster);
         return cluster;
     }
@@ -121,12 +156,31 @@ public final class SandboxCluster implements AutoCloseable {
      * and "shardUrls" (comma-separated jdbc:mysql URLs in shard order, shard ids 0..N-1).
      */
     public static Map<String, String> describeShared(String name, int shards) {
-        SandboxCluster cluster = shared(name, shards);
+        return describeShared(name, shards, 0);
+    }
+
+    /**
+     * As {@link #describeShared(String, int)}, plus "replicaUrls" when {@code replicas > 0}: per
+     * shard in order, its replicas' URLs comma-separated, the shards' lists separated by ';'.
+     */
+    public static Map<String, String> describeShared(String name, int shards, int replicas) {
+        SandboxCluster cluster = shared(name, shards, replicas);
         Map<String, String> description = new LinkedHashMap<>();
         description.put("directoryUrl", cluster.directoryUrl());
         description.put("user", cluster.user());
         description.put("password", cluster.password());
         description.put("shardUrls", String.join(",", cluster.shardUrls()));
+        if (replicas > 0) {
+            List<String> perShard = new ArrayList<>();
+            for (int shard = 0; shard < shards; shard++) {
+                List<String> urls = new ArrayList<>();
+                for (int r = 0; r < replicas; r++) {
+                    urls.add(cluster.replica(shard, r).url());
+                }
+                perShard.add(String.join(",", urls));
+            }
+            description.put("replicaUrls", String.join(";", perShard));
+        }
         return Collections.unmodifiableMap(description);
     }
 
@@ -185,6 +239,21 @@ public final class SandboxCluster implements AutoCloseable {
     public boolean isShardRunning(int shard) {
         return shard(shard).isRunning();
     }
+
+    /** Replica servers per shard (0 for a cluster started without replicas). */
+    public int replicaCount() {
+        return replicas.isEmpty() ? 0 : replicas.get(0).size();
+    }
+
+    /**
+     * One replica of one shard: its URL, a direct connection, and real failures (its process
+     * stopped, its SQL thread stopped so that it lags).
+     */
+    public SandboxReplica replica(int shard, int replica) {
+        return new SandboxReplica(replicaServer(shard, replica), shard(shard), this::ensureOpen, databaseName, USER,
+                PASSWORD);
+    }
+
 
     /** Stops all servers and deletes the cluster's data directories. Idempotent. */
     @Override
@@ -249,10 +318,42 @@ public final class SandboxCluster implements AutoCloseable {
         return urls;
     }
 
-    private List<MariaDbServer> allServers() {
+    /** The shards and the directory: the servers provisioned by hand, not by replication. */
+    private List<MariaDbServer> primaryServers() {
         List<MariaDbServer> all = new ArrayList<>(shards);
         all.add(directory);
         return all;
+    }
+
+    private List<MariaDbServer> allServers() {
+        List<MariaDbServer> all = primaryServers();
+        all.addAll(allReplicas());
+        return all;
+    }
+
+    private List<MariaDbServer> allReplicas() {
+        List<MariaDbServer> all = new ArrayList<>();
+        replicas.forEach(all::addAll);
+        return all;
+    }
+
+    private MariaDbServer primaryOf(MariaDbServer replica) {
+        for (int shard = 0; shard < replicas.size(); shard++) {
+            if (replicas.get(shard).contains(replica)) {
+                return shards.get(shard);
+            }
+        }
+        throw new IllegalArgumentException(replica.label() + " is no replica of sandbox cluster " + name);
+    }
+
+    private MariaDbServer replicaServer(int shard, int replica) {
+        shard(shard); // range check
+        List<MariaDbServer> ofShard = replicas.get(shard);
+        if (replica < 0 || replica >= ofShard.size()) {
+            throw new IndexOutOfBoundsException("Sandbox cluster " + name + " has " + ofShard.size()
+                    + " replicas per shard, not replica " + replica);
+        }
+        return ofShard.get(replica);
     }
 
     private MariaDbServer shard(int shard) {
