@@ -1,7 +1,7 @@
 package dev.shardex.cli;
 
-import dev.shardex.directory.KeySpace;
-import dev.shardex.directory.TableDef;
+import dev.shardex.vocabulary.KeySpace;
+import dev.shardex.vocabulary.TableDef;
 import java.util.ArrayList;
 import java.util.List;
 import picocli.CommandLine.Command;

@@ -8,14 +8,14 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.shardex.directory.DirectoryStore;
-import dev.shardex.directory.TableDef;
 import dev.shardex.cli.CliRunner.Result;
+import dev.shardex.directory.DirectoryStore;
 import dev.shardex.directory.move.FaultHook;
 import dev.shardex.directory.move.MoveOptions;
 import dev.shardex.directory.move.MoveStep;
 import dev.shardex.directory.move.Mover;
 import dev.shardex.directory.move.TestCluster;
+import dev.shardex.vocabulary.TableDef;
 import java.sql.SQLException;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;

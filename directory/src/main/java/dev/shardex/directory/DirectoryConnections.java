@@ -1,5 +1,6 @@
 package dev.shardex.directory;
 
+import dev.shardex.vocabulary.ShardexError;
 import java.io.PrintWriter;
 import java.sql.Connection;
 import java.sql.Driver;

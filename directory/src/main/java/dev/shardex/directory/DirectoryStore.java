@@ -1,5 +1,11 @@
 package dev.shardex.directory;
 
+import dev.shardex.vocabulary.ErrorKind;
+import dev.shardex.vocabulary.KeySpace;
+import dev.shardex.vocabulary.KeyType;
+import dev.shardex.vocabulary.ShardexError;
+import dev.shardex.vocabulary.TableDef;
+import dev.shardex.vocabulary.TableKind;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;

@@ -2,6 +2,8 @@ package dev.shardex.directory;
 
 import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
+import dev.shardex.vocabulary.ErrorKind;
+import dev.shardex.vocabulary.ShardexError;
 import java.sql.SQLException;
 import java.util.Comparator;
 import java.util.List;

@@ -1,6 +1,7 @@
 package dev.shardex.directory;
 
 import com.github.benmanes.caffeine.cache.Ticker;
+import dev.shardex.vocabulary.ShardexError;
 import java.sql.SQLException;
 import java.util.concurrent.TimeUnit;
 

@@ -1,5 +1,6 @@
 package dev.shardex.directory;
 
+import dev.shardex.vocabulary.ShardexError;
 import java.sql.SQLException;
 import java.util.List;
 import java.util.Map;

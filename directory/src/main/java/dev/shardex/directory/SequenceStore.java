@@ -1,5 +1,7 @@
 package dev.shardex.directory;
 
+import dev.shardex.vocabulary.ShardexError;
+import dev.shardex.vocabulary.TableDef;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;

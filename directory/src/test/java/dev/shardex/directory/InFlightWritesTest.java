@@ -4,6 +4,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.shardex.vocabulary.KeySpace;
+import dev.shardex.vocabulary.KeyType;
 import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.List;

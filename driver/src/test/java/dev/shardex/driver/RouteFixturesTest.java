@@ -4,9 +4,9 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.shardex.directory.DirectoryStore;
-import dev.shardex.directory.KeySpace;
-import dev.shardex.directory.KeyType;
-import dev.shardex.directory.TableDef;
+import dev.shardex.vocabulary.KeySpace;
+import dev.shardex.vocabulary.KeyType;
+import dev.shardex.vocabulary.TableDef;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;

@@ -7,7 +7,7 @@ import dev.shardex.directory.LookupStore;
 import dev.shardex.directory.LookupValue;
 import dev.shardex.directory.Placement;
 import dev.shardex.directory.Shard;
-import dev.shardex.directory.TableDef;
+import dev.shardex.vocabulary.TableDef;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;

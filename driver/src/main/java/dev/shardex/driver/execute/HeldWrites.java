@@ -1,7 +1,7 @@
 package dev.shardex.driver.execute;
 
-import dev.shardex.directory.ShardexError;
 import dev.shardex.driver.route.RoutePlan;
+import dev.shardex.vocabulary.ShardexError;
 import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.List;

@@ -1,13 +1,13 @@
 package dev.shardex.driver.jdbc;
 
 import dev.shardex.directory.Directory;
-import dev.shardex.directory.TableDef;
-import dev.shardex.directory.TableKind;
 import dev.shardex.driver.route.RoutePlan;
 import dev.shardex.driver.sql.AutoIncrement;
 import dev.shardex.driver.sql.Ddl;
 import dev.shardex.driver.sql.Hints;
 import dev.shardex.driver.sql.RouteTemplate;
+import dev.shardex.vocabulary.TableDef;
+import dev.shardex.vocabulary.TableKind;
 import java.sql.SQLException;
 import java.sql.SQLWarning;
 import java.util.Locale;

@@ -1,12 +1,12 @@
 package dev.shardex.driver.route;
 
-import dev.shardex.directory.KeyType;
 import dev.shardex.directory.Lookup;
-import dev.shardex.directory.ShardexError;
-import dev.shardex.directory.TableDef;
 import dev.shardex.driver.sql.RouteTemplate;
 import dev.shardex.driver.sql.StatementType;
 import dev.shardex.driver.sql.ValueSource;
+import dev.shardex.vocabulary.KeyType;
+import dev.shardex.vocabulary.ShardexError;
+import dev.shardex.vocabulary.TableDef;
 import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.List;

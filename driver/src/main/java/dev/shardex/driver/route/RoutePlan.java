@@ -1,6 +1,6 @@
 package dev.shardex.driver.route;
 
-import dev.shardex.directory.TableDef;
+import dev.shardex.vocabulary.TableDef;
 import java.util.List;
 
 /**

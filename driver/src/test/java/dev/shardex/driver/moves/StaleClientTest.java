@@ -8,9 +8,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.zaxxer.hikari.HikariDataSource;
 import dev.shardex.directory.Directory;
-import dev.shardex.directory.DirectoryStore;
 import dev.shardex.directory.DirectoryStore.ClientState;
-import dev.shardex.directory.KeySpace;
+import dev.shardex.directory.DirectoryStore;
 import dev.shardex.directory.KeyState;
 import dev.shardex.directory.Placement;
 import dev.shardex.directory.move.FaultHook;
@@ -20,6 +19,7 @@ import dev.shardex.directory.move.MoveStep;
 import dev.shardex.directory.move.Mover;
 import dev.shardex.driver.TestCluster;
 import dev.shardex.sandbox.SandboxCluster;
+import dev.shardex.vocabulary.KeySpace;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.PreparedStatement;

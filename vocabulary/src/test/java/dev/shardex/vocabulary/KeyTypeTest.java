@@ -1,4 +1,4 @@
-package dev.shardex.directory;
+package dev.shardex.vocabulary;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;

@@ -1,4 +1,4 @@
-package dev.shardex.directory;
+package dev.shardex.vocabulary;
 
 import java.sql.SQLException;
 

@@ -1,4 +1,4 @@
-package dev.shardex.directory;
+package dev.shardex.vocabulary;
 
 /** A set of tables sharded by the same key; {@code placement} names the policy for new keys. */
 public record KeySpace(String name, KeyType keyType, String placement) {

@@ -1,4 +1,4 @@
-package dev.shardex.directory;
+package dev.shardex.vocabulary;
 
 /**
  * The SQLStates Shardex raises, one per meaning (pgjdbc's {@code PSQLState}). Two choices matter to

@@ -1,4 +1,4 @@
-package dev.shardex.directory;
+package dev.shardex.vocabulary;
 
 /**
  * A logical table as the catalog declares it. {@code keySpace} and {@code keyColumn} are set for

@@ -1,4 +1,4 @@
-package dev.shardex.directory;
+package dev.shardex.vocabulary;
 
 /** How a logical table is laid out across the shards. */
 public enum TableKind {

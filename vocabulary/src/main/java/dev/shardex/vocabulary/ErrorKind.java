@@ -1,4 +1,4 @@
-package dev.shardex.directory;
+package dev.shardex.vocabulary;
 
 import java.sql.SQLException;
 import java.sql.SQLTransientConnectionException;
@@ -6,8 +6,9 @@ import java.sql.SQLTransientConnectionException;
 /**
  * The one classifier for every SQLException Shardex raises or receives from a shard, a shard's pool or the
  * directory. The driver translates by it (a lost physical connection becomes SHX1401 naming the shard, the
- * rest passes through as the database said it), the CLI picks its exit code by it, and {@link Retry} decides
- * by it what to run again. Nothing else reads SQLStates or vendor codes, and nothing sorts errors by message text.
+ * rest passes through as the database said it), the CLI picks its exit code by it, and the directory's
+ * {@code Retry} decides by it what to run again. Nothing else reads SQLStates or vendor codes, and nothing
+ * sorts errors by message text.
  *
  * <p>The SQLStates behind it are chosen for the pool an application puts in front of Shardex: class 08 (and
  * 0A000) tell HikariCP the logical connection is dead, so Shardex uses them only for a connection that is
@@ -49,7 +50,7 @@ public enum ErrorKind {
 
   /**
    * A deadlock victim or a lock wait that timed out: the server rolled the transaction (or the
-   * statement) back, so running the transaction again is safe ({@link Retry}).
+   * statement) back, so running the transaction again is safe (the directory's {@code Retry}).
    */
   public static boolean transientLock(SQLException e) {
     MysqlError m = server(e);

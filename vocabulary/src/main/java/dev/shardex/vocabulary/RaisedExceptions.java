@@ -1,13 +1,13 @@
-package dev.shardex.directory;
+package dev.shardex.vocabulary;
 
-import static dev.shardex.directory.ShardexError.DIRECTORY_UNREACHABLE;
-import static dev.shardex.directory.ShardexError.LEASE_LAPSED;
-import static dev.shardex.directory.ShardexError.NO_SHARD;
-import static dev.shardex.directory.ShardexError.SHARD_OFFLINE;
-import static dev.shardex.directory.ShardexError.SHARD_UNREACHABLE;
-import static dev.shardex.directory.ShardexError.UNKNOWN_SHARD;
+import static dev.shardex.vocabulary.ShardexError.DIRECTORY_UNREACHABLE;
+import static dev.shardex.vocabulary.ShardexError.LEASE_LAPSED;
+import static dev.shardex.vocabulary.ShardexError.NO_SHARD;
+import static dev.shardex.vocabulary.ShardexError.SHARD_OFFLINE;
+import static dev.shardex.vocabulary.ShardexError.SHARD_UNREACHABLE;
+import static dev.shardex.vocabulary.ShardexError.UNKNOWN_SHARD;
 
-import dev.shardex.directory.ShardexError.Raised;
+import dev.shardex.vocabulary.ShardexError.Raised;
 import java.sql.SQLDataException;
 import java.sql.SQLException;
 import java.sql.SQLFeatureNotSupportedException;
