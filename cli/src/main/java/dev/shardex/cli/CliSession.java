@@ -4,7 +4,7 @@ import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
 import dev.shardex.directory.DirectoryStore;
 import dev.shardex.directory.Redact;
-import dev.shardex.directory.Shard;
+import dev.shardex.directory.catalog.Shard;
 import dev.shardex.directory.move.ShardConnector;
 import dev.shardex.vocabulary.ShardexError;
 import java.sql.Connection;

@@ -6,7 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.shardex.directory.ShardStatus;
+import dev.shardex.directory.catalog.ShardStatus;
 import dev.shardex.vocabulary.KeySpace;
 import java.sql.Connection;
 import java.sql.DriverManager;

@@ -9,7 +9,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
-import dev.shardex.directory.ShardStatus;
+import dev.shardex.directory.catalog.ShardStatus;
 import dev.shardex.driver.jdbc.ShardexConnection;
 import dev.shardex.sandbox.SandboxCluster;
 import dev.shardex.vocabulary.ErrorKind;

@@ -2,7 +2,7 @@ package dev.shardex.directory.move;
 
 import dev.shardex.directory.DirectoryStore;
 import dev.shardex.directory.SequenceStore;
-import dev.shardex.directory.Shard;
+import dev.shardex.directory.catalog.Shard;
 import dev.shardex.vocabulary.TableDef;
 import dev.shardex.vocabulary.TableKind;
 import java.sql.Connection;

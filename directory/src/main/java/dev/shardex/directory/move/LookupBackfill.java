@@ -4,7 +4,7 @@ import dev.shardex.directory.DirectoryStore;
 import dev.shardex.directory.Lookup;
 import dev.shardex.directory.LookupStore;
 import dev.shardex.directory.Placement;
-import dev.shardex.directory.Shard;
+import dev.shardex.directory.catalog.Shard;
 import dev.shardex.vocabulary.ShardexError;
 import dev.shardex.vocabulary.TableDef;
 import java.sql.SQLException;

@@ -6,7 +6,7 @@ import dev.shardex.directory.LookupClaim;
 import dev.shardex.directory.LookupStore;
 import dev.shardex.directory.LookupValue;
 import dev.shardex.directory.Placement;
-import dev.shardex.directory.Shard;
+import dev.shardex.directory.catalog.Shard;
 import dev.shardex.vocabulary.TableDef;
 import java.sql.Connection;
 import java.sql.PreparedStatement;

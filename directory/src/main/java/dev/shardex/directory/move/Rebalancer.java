@@ -1,8 +1,8 @@
 package dev.shardex.directory.move;
 
 import dev.shardex.directory.DirectoryStore;
-import dev.shardex.directory.Shard;
-import dev.shardex.directory.ShardStatus;
+import dev.shardex.directory.catalog.Shard;
+import dev.shardex.directory.catalog.ShardStatus;
 import dev.shardex.directory.move.RebalancePlanner.Plan;
 import dev.shardex.directory.move.RebalancePlanner.ShardLoad;
 import dev.shardex.vocabulary.KeyType;

@@ -1,6 +1,6 @@
 package dev.shardex.driver.execute;
 
-import dev.shardex.directory.Shard;
+import dev.shardex.directory.catalog.Shard;
 import dev.shardex.vocabulary.ShardexError;
 import java.sql.Connection;
 import java.sql.SQLException;

@@ -1,6 +1,6 @@
 package dev.shardex.driver.execute;
 
-import dev.shardex.directory.Shard;
+import dev.shardex.directory.catalog.Shard;
 import dev.shardex.vocabulary.ErrorKind;
 import dev.shardex.vocabulary.MysqlError;
 import java.sql.Connection;

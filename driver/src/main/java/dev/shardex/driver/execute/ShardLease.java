@@ -1,6 +1,6 @@
 package dev.shardex.driver.execute;
 
-import dev.shardex.directory.Shard;
+import dev.shardex.directory.catalog.Shard;
 import dev.shardex.vocabulary.ErrorKind;
 import java.sql.Connection;
 import java.sql.PreparedStatement;

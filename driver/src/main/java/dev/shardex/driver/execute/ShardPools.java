@@ -4,7 +4,7 @@ import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
 import dev.shardex.directory.Directory;
 import dev.shardex.directory.Redact;
-import dev.shardex.directory.Shard;
+import dev.shardex.directory.catalog.Shard;
 import dev.shardex.vocabulary.ErrorKind;
 import dev.shardex.vocabulary.ShardexError;
 import java.sql.Connection;

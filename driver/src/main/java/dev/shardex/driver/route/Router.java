@@ -79,7 +79,7 @@ public final class Router {
 
   static int anyReadable(RouteContext ctx) throws SQLException {
     Integer preferred = ctx.preferredShard();
-    dev.shardex.directory.Shard s = preferred == null ? null : ctx.directory().shards().get(preferred);
+    dev.shardex.directory.catalog.Shard s = preferred == null ? null : ctx.directory().shards().get(preferred);
     if (s != null && s.status().acceptsReads()) {
       return preferred;
     }

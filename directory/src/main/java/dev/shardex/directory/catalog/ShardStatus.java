@@ -1,4 +1,4 @@
-package dev.shardex.directory;
+package dev.shardex.directory.catalog;
 
 /** What a shard accepts: everything, reads only, or nothing. */
 public enum ShardStatus {
