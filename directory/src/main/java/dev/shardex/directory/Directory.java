@@ -5,6 +5,8 @@ import com.github.benmanes.caffeine.cache.Caffeine;
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
 import dev.shardex.directory.catalog.Shard;
+import dev.shardex.directory.change.Change;
+import dev.shardex.directory.change.ChangePoller;
 import dev.shardex.vocabulary.ErrorKind;
 import dev.shardex.vocabulary.KeySpace;
 import dev.shardex.vocabulary.ShardexError;

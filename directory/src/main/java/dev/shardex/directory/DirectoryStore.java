@@ -2,6 +2,7 @@ package dev.shardex.directory;
 
 import dev.shardex.directory.catalog.Shard;
 import dev.shardex.directory.catalog.ShardStatus;
+import dev.shardex.directory.change.Change;
 import dev.shardex.vocabulary.ErrorKind;
 import dev.shardex.vocabulary.KeySpace;
 import dev.shardex.vocabulary.KeyType;

@@ -1,5 +1,6 @@
 package dev.shardex.directory;
 
+import dev.shardex.directory.change.Change;
 import dev.shardex.vocabulary.ErrorKind;
 import dev.shardex.vocabulary.MysqlError;
 import java.sql.Connection;

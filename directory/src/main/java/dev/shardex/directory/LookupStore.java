@@ -1,5 +1,6 @@
 package dev.shardex.directory;
 
+import dev.shardex.directory.change.Change;
 import dev.shardex.vocabulary.TableDef;
 import java.sql.Connection;
 import java.sql.PreparedStatement;

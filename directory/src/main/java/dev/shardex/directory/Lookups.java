@@ -2,6 +2,7 @@ package dev.shardex.directory;
 
 import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
+import dev.shardex.directory.change.Change;
 import dev.shardex.vocabulary.TableDef;
 import java.sql.SQLException;
 import java.util.List;

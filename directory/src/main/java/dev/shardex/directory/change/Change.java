@@ -1,4 +1,4 @@
-package dev.shardex.directory;
+package dev.shardex.directory.change;
 
 /** One numbered change to the catalog or the key map, as drivers poll it. */
 public record Change(long id, Kind kind, String keySpace, String key, String ref) {
