@@ -5,6 +5,7 @@ import com.github.benmanes.caffeine.cache.Caffeine;
 import dev.shardex.directory.catalog.Shard;
 import dev.shardex.directory.catalog.ShardStatus;
 import dev.shardex.directory.change.Change;
+import dev.shardex.directory.client.Lease;
 import dev.shardex.vocabulary.ErrorKind;
 import dev.shardex.vocabulary.ShardexError;
 import java.sql.SQLException;

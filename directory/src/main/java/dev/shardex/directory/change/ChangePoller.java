@@ -1,7 +1,7 @@
 package dev.shardex.directory.change;
 
 import dev.shardex.directory.DirectoryStore;
-import dev.shardex.directory.Lease;
+import dev.shardex.directory.client.Lease;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.util.List;

@@ -1,4 +1,4 @@
-package dev.shardex.directory;
+package dev.shardex.directory.client;
 
 import com.github.benmanes.caffeine.cache.Ticker;
 import dev.shardex.vocabulary.ShardexError;

@@ -1,5 +1,6 @@
-package dev.shardex.directory;
+package dev.shardex.directory.client;
 
+import dev.shardex.directory.Redact;
 import dev.shardex.vocabulary.ShardexError;
 import java.io.PrintWriter;
 import java.sql.Connection;

@@ -1,5 +1,6 @@
-package dev.shardex.directory;
+package dev.shardex.directory.client;
 
+import dev.shardex.directory.Directory;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.atomic.AtomicLong;
 
