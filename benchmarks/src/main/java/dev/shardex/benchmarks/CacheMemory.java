@@ -78,7 +78,7 @@ final class CacheMemory {
       }
       cache.cleanUp();
       long after = usedHeapAfterGc();
-      String k = dir.lookups().cachedKey(new dev.shardex.directory.Lookup(index, "pets", "id", true),
+      String k = dir.lookups().cachedKey(new dev.shardex.directory.lookup.Lookup(index, "pets", "id", true),
           Integer.toString(1_000_000 + entries / 2));
       if (k == null || cache.estimatedSize() < entries * 0.99) {
         throw new IllegalStateException("the lookup cache does not hold the entries: " + cache.estimatedSize());

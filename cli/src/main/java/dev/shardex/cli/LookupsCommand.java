@@ -1,7 +1,7 @@
 package dev.shardex.cli;
 
-import dev.shardex.directory.Lookup;
-import dev.shardex.directory.LookupStore;
+import dev.shardex.directory.lookup.Lookup;
+import dev.shardex.directory.lookup.LookupStore;
 import dev.shardex.directory.move.LookupVerifier;
 import dev.shardex.vocabulary.TableDef;
 import dev.shardex.vocabulary.TableKind;

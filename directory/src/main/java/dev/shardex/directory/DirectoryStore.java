@@ -3,6 +3,8 @@ package dev.shardex.directory;
 import dev.shardex.directory.catalog.Shard;
 import dev.shardex.directory.catalog.ShardStatus;
 import dev.shardex.directory.change.Change;
+import dev.shardex.directory.lookup.ClaimPool;
+import dev.shardex.directory.lookup.LookupClaim;
 import dev.shardex.vocabulary.ErrorKind;
 import dev.shardex.vocabulary.KeySpace;
 import dev.shardex.vocabulary.KeyType;

@@ -1,8 +1,8 @@
 package dev.shardex.directory.move;
 
 import dev.shardex.directory.DirectoryStore;
-import dev.shardex.directory.Lookup;
-import dev.shardex.directory.LookupValue;
+import dev.shardex.directory.lookup.Lookup;
+import dev.shardex.directory.lookup.LookupValue;
 import dev.shardex.vocabulary.TableDef;
 import java.sql.Connection;
 import java.sql.PreparedStatement;

@@ -1,7 +1,7 @@
 package dev.shardex.driver.execute;
 
 import dev.shardex.directory.Directory;
-import dev.shardex.directory.LookupClaim;
+import dev.shardex.directory.lookup.LookupClaim;
 import dev.shardex.driver.route.LookupWork;
 import dev.shardex.driver.route.RoutePlan;
 import dev.shardex.vocabulary.ShardexError;

@@ -1,6 +1,6 @@
 package dev.shardex.driver.execute;
 
-import dev.shardex.directory.LookupValue;
+import dev.shardex.directory.lookup.LookupValue;
 import dev.shardex.driver.route.LookupWork;
 import dev.shardex.driver.route.UpsertWork;
 import dev.shardex.vocabulary.TableDef;

@@ -1,7 +1,7 @@
 package dev.shardex.driver.execute;
 
-import dev.shardex.directory.Lookup;
-import dev.shardex.directory.LookupValue;
+import dev.shardex.directory.lookup.Lookup;
+import dev.shardex.directory.lookup.LookupValue;
 import dev.shardex.driver.execute.UpsertRun.Held;
 import dev.shardex.driver.route.LookupWork;
 import dev.shardex.driver.route.UpsertWork;

@@ -1,6 +1,6 @@
 package dev.shardex.driver.jdbc;
 
-import dev.shardex.directory.Lookup;
+import dev.shardex.directory.lookup.Lookup;
 import dev.shardex.driver.Cluster;
 import dev.shardex.driver.route.TableSchemas;
 import dev.shardex.driver.sql.JoinSplitter;

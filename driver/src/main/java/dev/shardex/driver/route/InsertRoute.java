@@ -50,7 +50,7 @@ final class InsertRoute {
     String upsert = t.upsertKind();
     List<String> columns = t.insertColumns();
     TableSchemas.Schema schema = upsert != null || columns.isEmpty() ? ctx.schema(table) : TableSchemas.Schema.UNKNOWN;
-    List<dev.shardex.directory.Lookup> lookups = dir.lookups().of(table);
+    List<dev.shardex.directory.lookup.Lookup> lookups = dir.lookups().of(table);
     String unkeyed = upsert == null ? null : schema.keyWithout(def.keyColumn(), LookupRoute.uniqueColumns(lookups));
     if (unkeyed != null) {
       throw ShardexError.UPSERT_KEY.exception(upsert, table, unkeyed, def.keyColumn(), def.keyColumn());

@@ -51,7 +51,7 @@ public final class PendingRoute {
    */
   public static LookupWork lookupWork(RouteTemplate insert, TableDef def, Object[] values, RoutePlan.Fill fill, Object key,
       int shard, RouteContext ctx) throws SQLException {
-    List<dev.shardex.directory.Lookup> lookups = ctx.directory().lookups().of(def.name());
+    List<dev.shardex.directory.lookup.Lookup> lookups = ctx.directory().lookups().of(def.name());
     if (lookups.isEmpty()) {
       return null;
     }

@@ -1,7 +1,7 @@
 package dev.shardex.driver.route;
 
 import dev.shardex.directory.Directory;
-import dev.shardex.directory.Lookup;
+import dev.shardex.directory.lookup.Lookup;
 import dev.shardex.driver.sql.ColumnLink;
 import dev.shardex.driver.sql.ColumnRef;
 import dev.shardex.driver.sql.KeyPredicate;

@@ -59,7 +59,7 @@ final class QueryRoute {
     }
     if (write && target != null && target.kind() == TableKind.SHARDED) {
       checkKeyChange(target, shards);
-      List<dev.shardex.directory.Lookup> lookups = dir.lookups().of(target.name());
+      List<dev.shardex.directory.lookup.Lookup> lookups = dir.lookups().of(target.name());
       if (!lookups.isEmpty()) {
         ctx.lookupWork(LookupWork.change(t, target, lookups, values, dir.keySpace(target.keySpace()).keyType()));
       }

@@ -165,7 +165,7 @@ public final class RouteContext {
     return !cachedLookups.isEmpty();
   }
 
-  void usedCachedLookup(dev.shardex.directory.Lookup l, String v) {
+  void usedCachedLookup(dev.shardex.directory.lookup.Lookup l, String v) {
     cachedLookups.add(l);
     cachedLookups.add(v);
   }
@@ -173,7 +173,7 @@ public final class RouteContext {
   /** Drops the cached entries the last statement was routed by: the next route reads them from the directory. */
   public void forgetCachedLookups() {
     for (int i = 0; i < cachedLookups.size(); i += 2) {
-      directory.lookups().forget((dev.shardex.directory.Lookup) cachedLookups.get(i), (String) cachedLookups.get(i + 1));
+      directory.lookups().forget((dev.shardex.directory.lookup.Lookup) cachedLookups.get(i), (String) cachedLookups.get(i + 1));
     }
     cachedLookups.clear();
   }

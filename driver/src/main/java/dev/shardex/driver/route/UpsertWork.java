@@ -1,6 +1,6 @@
 package dev.shardex.driver.route;
 
-import dev.shardex.directory.Lookup;
+import dev.shardex.directory.lookup.Lookup;
 import dev.shardex.driver.sql.RouteTemplate;
 import dev.shardex.driver.sql.ValueSource;
 import dev.shardex.vocabulary.TableDef;

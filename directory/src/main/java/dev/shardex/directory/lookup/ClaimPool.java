@@ -1,7 +1,8 @@
-package dev.shardex.directory;
+package dev.shardex.directory.lookup;
 
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
+import dev.shardex.directory.Directory;
 import dev.shardex.vocabulary.ShardexError;
 import java.sql.Connection;
 import java.sql.SQLException;

@@ -1,4 +1,4 @@
-package dev.shardex.directory;
+package dev.shardex.directory.lookup;
 
 /**
  * A lookup index of a SHARDED table: the column's values map to the shard keys of the rows that

@@ -1,4 +1,4 @@
-package dev.shardex.directory;
+package dev.shardex.directory.lookup;
 
 import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;

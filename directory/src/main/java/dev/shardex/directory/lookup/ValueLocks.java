@@ -1,4 +1,4 @@
-package dev.shardex.directory;
+package dev.shardex.directory.lookup;
 
 import dev.shardex.vocabulary.MysqlError;
 import java.sql.Connection;

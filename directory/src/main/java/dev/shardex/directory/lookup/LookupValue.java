@@ -1,4 +1,4 @@
-package dev.shardex.directory;
+package dev.shardex.directory.lookup;
 
 import java.math.BigDecimal;
 import java.nio.charset.StandardCharsets;
