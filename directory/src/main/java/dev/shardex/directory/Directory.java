@@ -13,6 +13,8 @@ import dev.shardex.directory.client.Lease;
 import dev.shardex.directory.lookup.ClaimPool;
 import dev.shardex.directory.lookup.LookupStore;
 import dev.shardex.directory.lookup.Lookups;
+import dev.shardex.directory.sequence.SequenceBlocks;
+import dev.shardex.directory.sequence.SequenceStore;
 import dev.shardex.vocabulary.ErrorKind;
 import dev.shardex.vocabulary.KeySpace;
 import dev.shardex.vocabulary.ShardexError;

@@ -54,7 +54,7 @@ final class CreateTableEffects {
       // CREATE TABLE IF NOT EXISTS over a table that has rows (made before Shardex, or undeclared):
       // the sequence starts after the largest id on any shard, as AUTO_INCREMENT would
       dir.startSequenceAfter(def.name(), column,
-          dev.shardex.directory.SequenceStore.largestOnShards(def.name(), column, plan.shards(), shards));
+          dev.shardex.directory.sequence.SequenceStore.largestOnShards(def.name(), column, plan.shards(), shards));
     }
     if (declaration != null && def.kind() == TableKind.SHARDED) {
       for (Hints.LookupSpec l : declaration.lookups()) {

@@ -1,5 +1,7 @@
-package dev.shardex.directory;
+package dev.shardex.directory.sequence;
 
+import dev.shardex.directory.DirectoryOptions;
+import dev.shardex.directory.DirectoryStore;
 import dev.shardex.vocabulary.ShardexError;
 import java.sql.SQLException;
 import java.util.List;

@@ -1,5 +1,6 @@
-package dev.shardex.directory;
+package dev.shardex.directory.sequence;
 
+import dev.shardex.directory.DirectoryStore;
 import dev.shardex.directory.change.Change;
 import dev.shardex.vocabulary.ShardexError;
 import dev.shardex.vocabulary.TableDef;
