@@ -189,7 +189,7 @@ final class Transaction {
       endAtomic(commit);
     } else if (mode == TransactionMode.XA) {
       if (gtrid != null) {
-        XaCoordinator.finish(inTransaction(), gtrid, commit, new dev.shardex.directory.XaLog(directory.store()),
+        XaCoordinator.finish(inTransaction(), gtrid, commit, new dev.shardex.directory.xa.XaLog(directory.store()),
             directory.clientId());
       }
     } else if (mode == TransactionMode.BEST_EFFORT && commit && pinned.size() > 1) {

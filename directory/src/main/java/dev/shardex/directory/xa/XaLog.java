@@ -1,5 +1,6 @@
-package dev.shardex.directory;
+package dev.shardex.directory.xa;
 
+import dev.shardex.directory.DirectoryStore;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
