@@ -1,9 +1,9 @@
 package dev.shardex.cli;
 
-import dev.shardex.directory.Placement;
 import dev.shardex.directory.move.MoveRecord;
 import dev.shardex.directory.move.MoveRunner;
 import dev.shardex.directory.move.RebalancePlanner.PlannedMove;
+import dev.shardex.directory.placement.Placement;
 import dev.shardex.vocabulary.KeySpace;
 import dev.shardex.vocabulary.ShardexError;
 import dev.shardex.vocabulary.TableDef;

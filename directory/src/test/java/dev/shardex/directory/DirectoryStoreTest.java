@@ -11,6 +11,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.shardex.directory.catalog.Shard;
 import dev.shardex.directory.catalog.ShardStatus;
 import dev.shardex.directory.change.Change;
+import dev.shardex.directory.placement.KeyState;
+import dev.shardex.directory.placement.Placement;
 import dev.shardex.vocabulary.KeySpace;
 import dev.shardex.vocabulary.KeyType;
 import dev.shardex.vocabulary.TableDef;

@@ -10,6 +10,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.github.benmanes.caffeine.cache.Ticker;
 import dev.shardex.directory.catalog.ShardStatus;
+import dev.shardex.directory.placement.KeyState;
+import dev.shardex.directory.placement.Placement;
 import dev.shardex.vocabulary.KeySpace;
 import dev.shardex.vocabulary.KeyType;
 import dev.shardex.vocabulary.TableDef;

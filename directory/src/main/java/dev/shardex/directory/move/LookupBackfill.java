@@ -1,10 +1,10 @@
 package dev.shardex.directory.move;
 
 import dev.shardex.directory.DirectoryStore;
-import dev.shardex.directory.Placement;
 import dev.shardex.directory.catalog.Shard;
 import dev.shardex.directory.lookup.Lookup;
 import dev.shardex.directory.lookup.LookupStore;
+import dev.shardex.directory.placement.Placement;
 import dev.shardex.vocabulary.ShardexError;
 import dev.shardex.vocabulary.TableDef;
 import java.sql.SQLException;

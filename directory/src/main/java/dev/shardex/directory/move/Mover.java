@@ -1,10 +1,10 @@
 package dev.shardex.directory.move;
 
 import dev.shardex.directory.DirectoryStore;
-import dev.shardex.directory.Placement;
 import dev.shardex.directory.Retry;
 import dev.shardex.directory.catalog.Shard;
 import dev.shardex.directory.catalog.ShardStatus;
+import dev.shardex.directory.placement.Placement;
 import dev.shardex.vocabulary.KeySpace;
 import dev.shardex.vocabulary.KeyType;
 import dev.shardex.vocabulary.ShardexError;

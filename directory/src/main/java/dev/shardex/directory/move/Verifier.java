@@ -2,9 +2,9 @@ package dev.shardex.directory.move;
 
 import dev.shardex.directory.DirectoryStore.KeyEntry;
 import dev.shardex.directory.DirectoryStore;
-import dev.shardex.directory.KeyState;
-import dev.shardex.directory.Placement;
 import dev.shardex.directory.catalog.Shard;
+import dev.shardex.directory.placement.KeyState;
+import dev.shardex.directory.placement.Placement;
 import dev.shardex.vocabulary.KeySpace;
 import dev.shardex.vocabulary.KeyType;
 import dev.shardex.vocabulary.TableDef;

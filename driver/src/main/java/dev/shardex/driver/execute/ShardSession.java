@@ -251,7 +251,7 @@ public final class ShardSession implements ShardAccess, dev.shardex.driver.event
   }
 
   /** As {@link #settle(List)}, with the key marks the route context kept (they stay for the caller's check). */
-  public void settle(dev.shardex.directory.KeyMarks marks, List<AutoCloseable> guards) {
+  public void settle(dev.shardex.directory.placement.KeyMarks marks, List<AutoCloseable> guards) {
     tx.settle(marks, guards, state.autoCommit);
   }
 

@@ -1,8 +1,8 @@
 package dev.shardex.driver.execute;
 
 import dev.shardex.directory.Directory;
-import dev.shardex.directory.Placement;
 import dev.shardex.directory.lookup.Lookup;
+import dev.shardex.directory.placement.Placement;
 import dev.shardex.driver.route.UpsertWork;
 import dev.shardex.driver.sql.UpsertUpdate;
 import dev.shardex.vocabulary.ShardexError;

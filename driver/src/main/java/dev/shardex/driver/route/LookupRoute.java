@@ -1,10 +1,10 @@
 package dev.shardex.driver.route;
 
 import dev.shardex.directory.Directory;
-import dev.shardex.directory.Placement;
 import dev.shardex.directory.lookup.Lookup;
 import dev.shardex.directory.lookup.LookupValue;
 import dev.shardex.directory.lookup.Lookups;
+import dev.shardex.directory.placement.Placement;
 import dev.shardex.driver.execute.Outcome;
 import dev.shardex.driver.sql.RouteTemplate;
 import dev.shardex.driver.sql.ValueSource;

@@ -1,7 +1,7 @@
 package dev.shardex.driver.route;
 
 import dev.shardex.directory.Directory;
-import dev.shardex.directory.Placement;
+import dev.shardex.directory.placement.Placement;
 import dev.shardex.driver.sql.RouteTemplate;
 import dev.shardex.driver.sql.ValueSource;
 import dev.shardex.vocabulary.KeyType;

@@ -1,8 +1,8 @@
 package dev.shardex.driver.route;
 
 import dev.shardex.directory.Directory;
-import dev.shardex.directory.KeyMarks;
-import dev.shardex.directory.Placement;
+import dev.shardex.directory.placement.KeyMarks;
+import dev.shardex.directory.placement.Placement;
 import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.Collection;

@@ -1,7 +1,7 @@
 package dev.shardex.driver.route;
 
 import dev.shardex.directory.Directory;
-import dev.shardex.directory.Placement;
+import dev.shardex.directory.placement.Placement;
 import dev.shardex.driver.sql.Hints;
 import dev.shardex.driver.sql.RouteTemplate;
 import dev.shardex.driver.sql.StatementType;
@@ -43,7 +43,7 @@ public final class Router {
   /**
    * Routes one execution leaving its key marks in {@code ctx.marks()} (a key-less read's mark is
    * the plan's guard): the caller ends them or hands them to its transaction, and checks
-   * {@link dev.shardex.directory.KeyMarks#current} before the context routes again. A key-equality
+   * {@link dev.shardex.directory.placement.KeyMarks#current} before the context routes again. A key-equality
    * statement allocates nothing here ({@link KeyRoute}).
    */
   public static RoutePlan routeMarked(RouteTemplate t, Object[] values, RouteContext ctx) throws SQLException {

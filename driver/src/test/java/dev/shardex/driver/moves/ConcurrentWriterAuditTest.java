@@ -5,8 +5,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.zaxxer.hikari.HikariDataSource;
 import dev.shardex.directory.DirectoryStore;
-import dev.shardex.directory.KeyState;
-import dev.shardex.directory.Placement;
 import dev.shardex.directory.move.FaultHook;
 import dev.shardex.directory.move.MoveJournal;
 import dev.shardex.directory.move.MoveOptions;
@@ -15,6 +13,8 @@ import dev.shardex.directory.move.MoveStep;
 import dev.shardex.directory.move.Mover;
 import dev.shardex.directory.move.Progress;
 import dev.shardex.directory.move.Verifier;
+import dev.shardex.directory.placement.KeyState;
+import dev.shardex.directory.placement.Placement;
 import dev.shardex.driver.moves.MoveTestSupport.Tally;
 import dev.shardex.sandbox.SandboxCluster;
 import dev.shardex.vocabulary.KeySpace;

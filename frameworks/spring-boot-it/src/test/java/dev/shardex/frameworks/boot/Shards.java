@@ -1,6 +1,6 @@
 package dev.shardex.frameworks.boot;
 
-import dev.shardex.directory.Placement;
+import dev.shardex.directory.placement.Placement;
 import dev.shardex.driver.jdbc.ShardexConnection;
 import dev.shardex.sandbox.SandboxCluster;
 import dev.shardex.vocabulary.KeySpace;

@@ -1,7 +1,11 @@
-package dev.shardex.directory;
+package dev.shardex.directory.placement;
 
 import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
+import dev.shardex.directory.Directory;
+import dev.shardex.directory.DirectoryOptions;
+import dev.shardex.directory.DirectoryStats;
+import dev.shardex.directory.DirectoryStore;
 import dev.shardex.directory.catalog.Shard;
 import dev.shardex.directory.catalog.ShardStatus;
 import dev.shardex.directory.change.Change;

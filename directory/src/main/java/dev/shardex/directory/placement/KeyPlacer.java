@@ -1,4 +1,6 @@
-package dev.shardex.directory;
+package dev.shardex.directory.placement;
+
+import dev.shardex.directory.Directory;
 
 /**
  * Where a key the key map does not hold would live, for a what-if directory ({@code shardex

@@ -1,4 +1,4 @@
-package dev.shardex.directory;
+package dev.shardex.directory.placement;
 
 /** ACTIVE keys route normally; FROZEN keys are being moved: reads go on, writes wait. */
 public enum KeyState {

@@ -1,4 +1,4 @@
-package dev.shardex.directory;
+package dev.shardex.directory.placement;
 
 import java.util.HashMap;
 import java.util.Map;

@@ -1,4 +1,4 @@
-package dev.shardex.directory;
+package dev.shardex.directory.placement;
 
 /** Where one key lives now, as the key map says. */
 public record Placement(int shardId, KeyState state, long version) {

@@ -1,9 +1,13 @@
-package dev.shardex.directory;
+package dev.shardex.directory.placement;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.shardex.directory.Directory;
+import dev.shardex.directory.DirectoryOptions;
+import dev.shardex.directory.DirectoryStore;
+import dev.shardex.directory.DirectoryTestSupport;
 import dev.shardex.vocabulary.KeySpace;
 import dev.shardex.vocabulary.KeyType;
 import java.sql.SQLException;

@@ -1,6 +1,7 @@
-package dev.shardex.directory;
+package dev.shardex.directory.placement;
 
 import com.github.benmanes.caffeine.cache.Cache;
+import dev.shardex.directory.Directory;
 import java.util.List;
 import java.util.Map;
 

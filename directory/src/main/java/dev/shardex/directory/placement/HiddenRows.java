@@ -1,5 +1,7 @@
-package dev.shardex.directory;
+package dev.shardex.directory.placement;
 
+import dev.shardex.directory.Directory;
+import dev.shardex.directory.DirectoryStore;
 import dev.shardex.directory.change.Change;
 import dev.shardex.vocabulary.ErrorKind;
 import dev.shardex.vocabulary.MysqlError;
