@@ -2,6 +2,7 @@ package dev.shardex.directory.lookup;
 
 import dev.shardex.directory.DirectoryStore;
 import dev.shardex.directory.change.Change;
+import dev.shardex.directory.change.ChangeLog;
 import dev.shardex.vocabulary.ErrorKind;
 import dev.shardex.vocabulary.MysqlError;
 import java.sql.Connection;
@@ -207,7 +208,7 @@ public final class LookupClaim implements AutoCloseable {
         ps.setString(3, v);
         ps.executeUpdate();
       }
-      DirectoryStore.logChange(c, Change.Kind.LOOKUP, null, v, Integer.toString(l.id()));
+      ChangeLog.append(c, Change.Kind.LOOKUP, null, v, Integer.toString(l.id()));
     });
   }
 
@@ -234,7 +235,7 @@ public final class LookupClaim implements AutoCloseable {
         ps.setString(2, v);
         ps.setString(3, k);
         if (ps.executeUpdate() == 1 && l.unique()) {
-          DirectoryStore.logChange(c, Change.Kind.LOOKUP, null, v, Integer.toString(l.id()));
+          ChangeLog.append(c, Change.Kind.LOOKUP, null, v, Integer.toString(l.id()));
         }
       }
     });

@@ -2,6 +2,7 @@ package dev.shardex.directory.lookup;
 
 import dev.shardex.directory.DirectoryStore;
 import dev.shardex.directory.change.Change;
+import dev.shardex.directory.change.ChangeLog;
 import dev.shardex.vocabulary.TableDef;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -41,7 +42,7 @@ public final class LookupStore {
         ps.setBoolean(3, unique);
         ps.executeUpdate();
       }
-      return DirectoryStore.logChange(c, Change.Kind.TABLE, null, null, t);
+      return ChangeLog.append(c, Change.Kind.TABLE, null, null, t);
     });
   }
 
@@ -57,7 +58,7 @@ public final class LookupStore {
         ps.setString(1, t);
         ps.executeUpdate();
       }
-      return DirectoryStore.logChange(c, Change.Kind.TABLE, null, null, t);
+      return ChangeLog.append(c, Change.Kind.TABLE, null, null, t);
     });
   }
 
@@ -69,8 +70,8 @@ public final class LookupStore {
         ps.setString(2, TableDef.normalise(from));
         ps.executeUpdate();
       }
-      DirectoryStore.logChange(c, Change.Kind.TABLE, null, null, TableDef.normalise(from));
-      return DirectoryStore.logChange(c, Change.Kind.TABLE, null, null, TableDef.normalise(to));
+      ChangeLog.append(c, Change.Kind.TABLE, null, null, TableDef.normalise(from));
+      return ChangeLog.append(c, Change.Kind.TABLE, null, null, TableDef.normalise(to));
     });
   }
 
@@ -140,7 +141,7 @@ public final class LookupStore {
     return store.inTransaction(c -> {
       int n = update(c, "UPDATE lookup_unique SET k = ? WHERE index_id = ? AND v = ? AND k = ?", to, l.id(), v, from);
       if (n == 1) {
-        DirectoryStore.logChange(c, Change.Kind.LOOKUP, null, v, Integer.toString(l.id()));
+        ChangeLog.append(c, Change.Kind.LOOKUP, null, v, Integer.toString(l.id()));
       }
       return n == 1;
     });
@@ -154,7 +155,7 @@ public final class LookupStore {
     }
     store.inTransaction(c -> {
       int n = update(c, "DELETE FROM lookup_unique WHERE index_id = ? AND v = ? AND k = ?", l.id(), v, k);
-      return n == 1 ? DirectoryStore.logChange(c, Change.Kind.LOOKUP, null, v, Integer.toString(l.id())) : 0L;
+      return n == 1 ? ChangeLog.append(c, Change.Kind.LOOKUP, null, v, Integer.toString(l.id())) : 0L;
     });
   }
 

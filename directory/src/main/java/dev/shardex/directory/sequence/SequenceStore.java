@@ -2,6 +2,7 @@ package dev.shardex.directory.sequence;
 
 import dev.shardex.directory.DirectoryStore;
 import dev.shardex.directory.change.Change;
+import dev.shardex.directory.change.ChangeLog;
 import dev.shardex.vocabulary.ShardexError;
 import dev.shardex.vocabulary.TableDef;
 import java.sql.PreparedStatement;
@@ -31,7 +32,7 @@ public final class SequenceStore {
         ps.setString(2, TableDef.normalise(column));
         ps.executeUpdate();
       }
-      DirectoryStore.logChange(c, Change.Kind.TABLE, null, null, TableDef.normalise(table));
+      ChangeLog.append(c, Change.Kind.TABLE, null, null, TableDef.normalise(table));
       return null;
     });
   }
@@ -127,7 +128,7 @@ public final class SequenceStore {
         }
       }
     }
-    return new Advance(0, DirectoryStore.logChange(c, Change.Kind.TABLE, null, null, table), 0, -1);
+    return new Advance(0, ChangeLog.append(c, Change.Kind.TABLE, null, null, table), 0, -1);
   }
 
   /** The sequence's next value, its row locked for this transaction; null when it has none yet. */
