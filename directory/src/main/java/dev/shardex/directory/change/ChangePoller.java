@@ -17,7 +17,7 @@ import org.slf4j.LoggerFactory;
  * renews the lease. One daemon thread per directory client; a failed poll leaves the lease to run
  * out (that is the point) and is logged once per failure streak, not every 100 ms.
  */
-final class ChangePoller implements AutoCloseable {
+public final class ChangePoller implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(ChangePoller.class);
   private static final int BATCH = 1_000;
   /**
@@ -40,7 +40,7 @@ final class ChangePoller implements AutoCloseable {
   private boolean failing;
   private ScheduledExecutorService timer;
 
-  ChangePoller(DirectoryStore store, String clientId, Lease lease, long startAt, Consumer<Change> apply,
+  public ChangePoller(DirectoryStore store, String clientId, Lease lease, long startAt, Consumer<Change> apply,
       java.util.function.Predicate<Change> keyBusy, String directory) {
     this.keyBusy = keyBusy;
     this.store = store;
@@ -51,12 +51,12 @@ final class ChangePoller implements AutoCloseable {
     this.directory = directory;
   }
 
-  long applied() {
+  public long applied() {
     return applied;
   }
 
   /** Polls every {@code pollMs}, or every {@link #HURRIED_MS} while {@code hurry} says a move is under way. */
-  void start(long pollMs, java.util.function.BooleanSupplier hurry) {
+  public void start(long pollMs, java.util.function.BooleanSupplier hurry) {
     // anonymous classes, not lambdas: this runs while a fresh JVM opens its first connection
     timer = Executors.newSingleThreadScheduledExecutor(new java.util.concurrent.ThreadFactory() {
       @Override
@@ -80,7 +80,7 @@ final class ChangePoller implements AutoCloseable {
 
   private void pollQuietly() {
     try {
-      poll();
+    poll();
       if (failing) {
         LOG.info("Shardex directory {} reachable again", directory);
         failing = false;
@@ -98,7 +98,7 @@ final class ChangePoller implements AutoCloseable {
    * heartbeat acknowledges changes only up to the first KEY change whose key still has writes in
    * flight from before it: the mover must not copy a key while such a write may still land.
    */
-  synchronized void poll() throws SQLException {
+  public synchronized void poll() throws SQLException {
     lastPollNanos = System.nanoTime();
     long startedAt = lease.now();
     List<Change> changes;

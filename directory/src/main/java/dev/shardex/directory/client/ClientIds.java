@@ -1,6 +1,5 @@
 package dev.shardex.directory.client;
 
-import dev.shardex.directory.Directory;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.atomic.AtomicLong;
 
@@ -17,13 +16,13 @@ import java.util.concurrent.atomic.AtomicLong;
  * <p>No {@code SecureRandom} (and no {@code UUID.randomUUID}): nothing here is a secret, and its
  * initialisation cost a fresh JVM's first connection about 4%.
  */
-final class ClientIds {
+public final class ClientIds {
   private static final AtomicLong LAST = new AtomicLong();
   private static final long PID = ProcessHandle.current().pid();
 
   private ClientIds() {}
 
-  static String next(String name) {
+  public static String next(String name) {
     long now = System.currentTimeMillis();
     long t;
     long last;

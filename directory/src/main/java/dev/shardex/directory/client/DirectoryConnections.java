@@ -20,14 +20,14 @@ import javax.sql.DataSource;
  * directory connection: one handshake, authentication and session set-up fewer), then new ones
  * from the JDBC driver for the URL, with the same user and password. HikariCP pools them as usual.
  */
-final class DirectoryConnections implements DataSource {
+public final class DirectoryConnections implements DataSource {
   private final String url;
   private final Properties login;
   private final AtomicReference<Connection> first;
   private volatile Driver driver;
   private volatile int loginTimeoutS = 5;
 
-  DirectoryConnections(String url, String user, String password, Connection first) {
+  public DirectoryConnections(String url, String user, String password, Connection first) {
     this.url = url;
     this.login = new Properties();
     if (user != null) {
@@ -61,7 +61,7 @@ final class DirectoryConnections implements DataSource {
   }
 
   /** Closes the login connection if the pool never took it (the directory did not open). */
-  void discardUnused() {
+  public void discardUnused() {
     Connection c = first.getAndSet(null);
     if (c != null) {
       try {

@@ -2,7 +2,7 @@ package dev.shardex.directory.lookup;
 
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
-import dev.shardex.directory.Directory;
+import dev.shardex.directory.client.DirectoryUnreachable;
 import dev.shardex.vocabulary.ShardexError;
 import java.sql.Connection;
 import java.sql.SQLException;
@@ -30,7 +30,7 @@ import java.util.concurrent.atomic.AtomicInteger;
  *
  * <p>Created on the first claim: a driver whose tables have no lookups starts no pool for them.
  */
-final class ClaimPool implements AutoCloseable {
+public final class ClaimPool implements AutoCloseable {
   private final String url;
   private final String user;
   private final String password;
@@ -44,7 +44,7 @@ final class ClaimPool implements AutoCloseable {
   static final int RELEASERS = 2;
   private final ThreadPoolExecutor releaser;
 
-  ClaimPool(String url, String user, String password, int size, long timeoutMs, String name, String display) {
+  public ClaimPool(String url, String user, String password, int size, long timeoutMs, String name, String display) {
     this.url = url;
     this.user = user;
     this.password = password;
@@ -68,7 +68,7 @@ final class ClaimPool implements AutoCloseable {
   }
 
   /** Releases the connection's value locks (when {@code locked}) and gives it back, on the releasing thread. */
-  void release(Connection c, boolean locked) {
+  public void release(Connection c, boolean locked) {
     if (locked) {
       releaser.execute(() -> unlockAndReturn(c, locked, pool));
     } else {
@@ -80,7 +80,7 @@ final class ClaimPool implements AutoCloseable {
    * Releases the locks and closes (gives back) the connection; one whose release failed is evicted
    * from {@code owner} (or closed, with none), so that no lock goes back to a pool. Never throws.
    */
-  static void unlockAndReturn(Connection c, boolean locked, HikariDataSource owner) {
+  public static void unlockAndReturn(Connection c, boolean locked, HikariDataSource owner) {
     try {
       if (locked) {
         ValueLocks.release(c);
@@ -99,7 +99,7 @@ final class ClaimPool implements AutoCloseable {
   }
 
   /** A connection in autocommit. */
-  Connection connection() throws SQLException {
+  public Connection connection() throws SQLException {
     HikariDataSource p = pool;
     if (p == null) {
       p = start();
@@ -107,7 +107,7 @@ final class ClaimPool implements AutoCloseable {
     try {
       return p.getConnection();
     } catch (SQLException e) {
-      throw Directory.unreachable(e, display, password);
+      throw DirectoryUnreachable.named(e, display, password);
     }
   }
 

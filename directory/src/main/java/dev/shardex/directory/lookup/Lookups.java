@@ -28,7 +28,7 @@ public final class Lookups {
   /** Bumps the directory's catalog version: templates bound to the catalog bind again. */
   private final Runnable catalogChanged;
 
-  Lookups(LookupStore store, long maxEntries, Runnable catalogChanged) {
+  public Lookups(LookupStore store, long maxEntries, Runnable catalogChanged) {
     this.store = store;
     this.entries = Caffeine.newBuilder().maximumSize(maxEntries).build();
     this.catalogChanged = catalogChanged;
@@ -93,12 +93,12 @@ public final class Lookups {
     entries.invalidate(id(l, v));
   }
 
-  void forgetTable(String table) {
+  public void forgetTable(String table) {
     tables.invalidate(table);
   }
 
   /** A LOOKUP change: {@code ref} is the index id, {@code key} the value. */
-  void apply(Change change) {
+  public void apply(Change change) {
     entries.invalidate(change.ref() + ":" + LookupValue.folded(change.key()));
   }
 

@@ -27,7 +27,7 @@ import java.util.concurrent.ConcurrentHashMap;
  * hidden rows; so no read both sees the copy and misses the exclusion. A client that starts mid-move
  * reads the phases from the move journal.
  */
-final class HiddenRows {
+public final class HiddenRows {
   static final String PREFIX = "move ";
 
   /** The phases a move announces; the first two are acknowledged before the mover goes on. */
@@ -47,7 +47,7 @@ final class HiddenRows {
   }
 
   /** The phase a KEY change announces, or null for an ordinary key change. */
-  static Phase phase(Change change) {
+  public static Phase phase(Change change) {
     String ref = change.ref();
     if (change.kind() != Change.Kind.KEY || ref == null || !ref.startsWith(PREFIX)) {
       return null;
@@ -55,7 +55,7 @@ final class HiddenRows {
     return Phase.valueOf(ref.substring(ref.lastIndexOf(' ') + 1));
   }
 
-  void apply(Change change) {
+  public void apply(Change change) {
     Phase phase = phase(change);
     if (phase == null) {
       return;
@@ -72,7 +72,7 @@ final class HiddenRows {
   }
 
   /** Loads the moves under way when this client starts (their phases from the journal). */
-  void load(DirectoryStore store) throws SQLException {
+  public void load(DirectoryStore store) throws SQLException {
     try {
       loadJournal(store);
     } catch (SQLException e) {
@@ -98,7 +98,7 @@ final class HiddenRows {
 
   /** Whether a move this client knows of is under way (between its COPYING and its DONE or ABORTED). */
   /** Keys some move keeps hidden on a shard now: each is a move under way. */
-  int count() {
+  public int count() {
     int n = 0;
     for (Map<String, Integer> keys : hidden.values()) {
       n += keys.size();
@@ -106,7 +106,7 @@ final class HiddenRows {
     return n;
   }
 
-  boolean any() {
+  public boolean any() {
     for (Map<String, Integer> keys : hidden.values()) {
       if (!keys.isEmpty()) {
         return true;

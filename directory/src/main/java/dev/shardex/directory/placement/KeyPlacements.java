@@ -9,6 +9,7 @@ import dev.shardex.directory.DirectoryStore;
 import dev.shardex.directory.catalog.Shard;
 import dev.shardex.directory.catalog.ShardStatus;
 import dev.shardex.directory.change.Change;
+import dev.shardex.directory.client.DirectoryUnreachable;
 import dev.shardex.directory.client.Lease;
 import dev.shardex.vocabulary.ErrorKind;
 import dev.shardex.vocabulary.ShardexError;
@@ -25,7 +26,7 @@ import java.util.concurrent.TimeUnit;
  * insert-if-absent, writes marked in flight ({@link InFlightWrites}) and held while a move has the
  * key FROZEN, key-less reads marked for the move protocol, and the change log's key invalidations.
  */
-final class KeyPlacements {
+public final class KeyPlacements {
   /** The in-flight key of a key-less read: it holds up the acks of move phases of its key space. */
   private static final Object SCATTER = new Object() {
     @Override
@@ -47,7 +48,7 @@ final class KeyPlacements {
   /** Bumped before every key invalidation: a lookup that raced with one must not re-cache its answer. */
   private final java.util.concurrent.atomic.AtomicLong keyEpoch = new java.util.concurrent.atomic.AtomicLong();
 
-  KeyPlacements(Directory directory, DirectoryStore store, DirectoryOptions options, Lease lease, HiddenRows hidden,
+  public KeyPlacements(Directory directory, DirectoryStore store, DirectoryOptions options, Lease lease, HiddenRows hidden,
       String displayUrl, KeyPlacer whatIf) {
     this.directory = directory;
     this.store = store;
@@ -59,7 +60,7 @@ final class KeyPlacements {
   }
 
   /** The shard a key lives on for reading, or null when the directory does not know the key. */
-  Placement routeRead(String keySpace, Object canonicalKey) throws SQLException {
+  public Placement routeRead(String keySpace, Object canonicalKey) throws SQLException {
     Cache<Object, Placement> cache = placementCache(keySpace);
     Placement p = cache.getIfPresent(canonicalKey);
     if (p == null) {
@@ -81,7 +82,7 @@ final class KeyPlacements {
   }
 
   /** As {@link #routeRead(String, Object)}, and marks in {@code marks} what the read was routed by (allocates nothing). */
-  Placement routeRead(String keySpace, Object canonicalKey, KeyMarks marks) throws SQLException {
+  public Placement routeRead(String keySpace, Object canonicalKey, KeyMarks marks) throws SQLException {
     Placement p = routeRead(keySpace, canonicalKey);
     if (p != null) {
       marks.addRead(placementCache(keySpace), canonicalKey, p);
@@ -93,7 +94,7 @@ final class KeyPlacements {
    * As above, with the key's in-flight mark added to {@code marks} (allocates nothing): the caller
    * ends it ({@link KeyMarks#releaseWrites}) or hands it to its transaction once the write has finished.
    */
-  Placement routeWrite(String keySpace, Object canonicalKey, Directory.WriteMode mode, KeyMarks marks,
+  public Placement routeWrite(String keySpace, Object canonicalKey, Directory.WriteMode mode, KeyMarks marks,
       java.util.Collection<AutoCloseable> held) throws SQLException {
     lease.check();
     if (mode == Directory.WriteMode.PREDICT) {
@@ -137,7 +138,7 @@ final class KeyPlacements {
     return p;
   }
 
-  boolean keyBusy(Change change) {
+  public boolean keyBusy(Change change) {
     HiddenRows.Phase phase = HiddenRows.phase(change);
     if (phase != null) { // a move's announcement concerns key-less reads only
       return phase.awaited() && inFlight.busyBefore(change.keySpace(), SCATTER, change.id());
@@ -152,7 +153,7 @@ final class KeyPlacements {
    * phase, and the mark says which rows each shard must hide from the read (a snapshot taken after
    * the mark, the same for every shard of the read).
    */
-  ReadMarks.ScatterRead beginScatter(String keySpace) {
+  public ReadMarks.ScatterRead beginScatter(String keySpace) {
     return new ReadMarks.ScatterRead(inFlight.hold(keySpace, SCATTER, directory.appliedChange()), hidden.snapshot(keySpace));
   }
 
@@ -199,7 +200,7 @@ final class KeyPlacements {
   }
 
   /** Hits, misses and size of the key caches, summed over key spaces (zeros unless recordStats). */
-  DirectoryStats.Keys stats() {
+  public DirectoryStats.Keys stats() {
     long hits = 0;
     long misses = 0;
     long size = 0;
@@ -213,7 +214,7 @@ final class KeyPlacements {
   }
 
   /** A change-log entry about one key: its cached placement is dropped (under both its spellings). */
-  void invalidate(Change change) {
+  public void invalidate(Change change) {
     keyEpoch.incrementAndGet();
     Cache<Object, Placement> cache = placements.get(change.keySpace());
     if (cache != null) {
@@ -236,7 +237,7 @@ final class KeyPlacements {
     try {
       return call.run();
     } catch (SQLException e) {
-      throw ErrorKind.of(e).unreachable() ? Directory.unreachable(e, displayUrl, null) : e;
+      throw ErrorKind.of(e).unreachable() ? DirectoryUnreachable.named(e, displayUrl, null) : e;
     }
   }
 
