@@ -2,10 +2,7 @@ package dev.shardex.directory.move;
 
 import dev.shardex.directory.DirectoryStore;
 import dev.shardex.directory.Retry;
-import dev.shardex.directory.catalog.Shard;
-import dev.shardex.directory.catalog.ShardStatus;
 import dev.shardex.directory.placement.Placement;
-import dev.shardex.vocabulary.KeySpace;
 import dev.shardex.vocabulary.KeyType;
 import dev.shardex.vocabulary.ShardexError;
 import dev.shardex.vocabulary.TableDef;
@@ -93,39 +90,7 @@ public final class Mover {
 
   /** Checks a move is possible and journals it (PLANNED); nothing changes until it runs. */
   public long plan(String keySpace, String key, int to) throws SQLException {
-    KeySpace space = store.keySpace(keySpace);
-    if (space == null) {
-      throw ShardexError.MOVE_REFUSED.exception(key, keySpace, "there is no such key space");
-    }
-    Placement p = store.lookup(keySpace, key);
-    if (p == null) {
-      throw ShardexError.MOVE_REFUSED.exception(key, keySpace, "the directory does not know this key (it has no rows yet)");
-    }
-    journal.refuseIfUnfinished(keySpace, key);
-    if (p.frozen()) {
-      throw ShardexError.MOVE_REFUSED.exception(key, keySpace, "it is FROZEN: another move is running ('shardex moves list')");
-    }
-    if (p.shardId() == to) {
-      throw ShardexError.MOVE_REFUSED.exception(key, keySpace, "it already lives on shard " + to);
-    }
-    Shard dest = MoveCatalog.shard(store, to);
-    if (dest == null || dest.status() != ShardStatus.ONLINE) {
-      throw ShardexError.MOVE_REFUSED.exception(key, keySpace, "destination shard " + to
-          + (dest == null ? " is not in the catalog" : " is " + dest.status() + "; only ONLINE shards take keys"));
-    }
-    Shard source = MoveCatalog.shard(store, p.shardId());
-    if (source != null && source.status() == ShardStatus.OFFLINE) {
-      throw ShardexError.MOVE_REFUSED.exception(key, keySpace, "source shard " + p.shardId() + " is OFFLINE");
-    }
-    long onDest;
-    try (Connection c = shards.connect(to)) {
-      KeyCopier.prepare(c);
-      onDest = copier.count(c, KeyCopier.shapes(c, MoveCatalog.tables(store, keySpace), to), space.keyType(), key);
-    }
-    if (onDest > 0) {
-      throw ShardexError.MOVE_REFUSED.exception(key, keySpace, "shard " + to + " already holds " + onDest
-          + " row(s) of it (left by something outside Shardex); check with 'shardex verify', remove them, then retry");
-    }
+    Placement p = new MoveRefusals(store, shards, journal, copier).check(keySpace, key, to);
     return journal.begin(keySpace, key, p.shardId(), to);
   }
 
