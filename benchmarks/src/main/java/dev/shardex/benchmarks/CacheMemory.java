@@ -4,9 +4,9 @@ import com.github.benmanes.caffeine.cache.Cache;
 import dev.shardex.directory.Directory;
 import dev.shardex.directory.DirectoryOptions;
 import dev.shardex.directory.DirectoryStore;
-import dev.shardex.directory.KeySpace;
-import dev.shardex.directory.KeyState;
-import dev.shardex.directory.Placement;
+import dev.shardex.directory.placement.KeyState;
+import dev.shardex.directory.placement.Placement;
+import dev.shardex.vocabulary.KeySpace;
 import java.lang.management.ManagementFactory;
 import java.lang.reflect.Field;
 import java.util.Map;
@@ -78,7 +78,7 @@ final class CacheMemory {
       }
       cache.cleanUp();
       long after = usedHeapAfterGc();
-      String k = dir.lookups().cachedKey(new dev.shardex.directory.Lookup(index, "pets", "id", true),
+      String k = dir.lookups().cachedKey(new dev.shardex.directory.lookup.Lookup(index, "pets", "id", true),
           Integer.toString(1_000_000 + entries / 2));
       if (k == null || cache.estimatedSize() < entries * 0.99) {
         throw new IllegalStateException("the lookup cache does not hold the entries: " + cache.estimatedSize());

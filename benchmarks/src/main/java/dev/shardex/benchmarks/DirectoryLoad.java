@@ -3,11 +3,11 @@ package dev.shardex.benchmarks;
 import dev.shardex.directory.Directory;
 import dev.shardex.directory.DirectoryOptions;
 import dev.shardex.directory.DirectoryStore;
-import dev.shardex.directory.KeySpace;
-import dev.shardex.directory.TableDef;
 import dev.shardex.directory.move.MoveOptions;
 import dev.shardex.directory.move.Mover;
 import dev.shardex.sandbox.SandboxCluster;
+import dev.shardex.vocabulary.KeySpace;
+import dev.shardex.vocabulary.TableDef;
 import java.lang.management.ManagementFactory;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -125,7 +125,7 @@ public final class DirectoryLoad {
     for (int shard = 0; shard < 2; shard++) {
       store.addShard(shard, sandbox.shardUrl(shard), 1.0);
     }
-    store.addKeySpace(new KeySpace(KeySpace.DEFAULT, dev.shardex.directory.KeyType.BIGINT, KeySpace.LEAST_LOADED));
+    store.addKeySpace(new KeySpace(KeySpace.DEFAULT, dev.shardex.vocabulary.KeyType.BIGINT, KeySpace.LEAST_LOADED));
     for (int shard = 0; shard < 2; shard++) {
       try (Connection c = sandbox.connectShard(shard); Statement s = c.createStatement()) {
         s.execute("CREATE TABLE IF NOT EXISTS dl_rows (id BIGINT PRIMARY KEY, user_id BIGINT NOT NULL, v INT, KEY (user_id))");

@@ -1,8 +1,9 @@
 package dev.shardex.benchmarks;
 
-import dev.shardex.directory.KeySpace;
-import dev.shardex.directory.TableDef;
+import dev.shardex.vocabulary.KeySpace;
+import dev.shardex.vocabulary.TableDef;
 import java.io.PrintStream;
+import java.nio.file.Paths;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.PreparedStatement;
@@ -15,7 +16,6 @@ import java.util.Locale;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
-import java.nio.file.Paths;
 
 /**
  * First-connection time of a new Shardex driver instance against a catalog of 10, 1,000 and 10,000

@@ -1,7 +1,7 @@
 package dev.shardex.benchmarks;
 
-import dev.shardex.directory.KeySpace;
 import dev.shardex.driver.jdbc.ShardexConnection;
+import dev.shardex.vocabulary.KeySpace;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.PreparedStatement;

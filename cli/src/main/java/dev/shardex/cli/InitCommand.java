@@ -1,8 +1,8 @@
 package dev.shardex.cli;
 
 import dev.shardex.directory.DirectorySchema;
-import dev.shardex.directory.KeySpace;
-import dev.shardex.directory.KeyType;
+import dev.shardex.vocabulary.KeySpace;
+import dev.shardex.vocabulary.KeyType;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 

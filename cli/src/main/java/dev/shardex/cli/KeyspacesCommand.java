@@ -1,7 +1,7 @@
 package dev.shardex.cli;
 
-import dev.shardex.directory.KeySpace;
-import dev.shardex.directory.KeyType;
+import dev.shardex.vocabulary.KeySpace;
+import dev.shardex.vocabulary.KeyType;
 import java.util.ArrayList;
 import java.util.List;
 import picocli.CommandLine.Command;

@@ -1,10 +1,10 @@
 package dev.shardex.cli;
 
-import dev.shardex.directory.Lookup;
-import dev.shardex.directory.LookupStore;
-import dev.shardex.directory.TableDef;
-import dev.shardex.directory.TableKind;
+import dev.shardex.directory.lookup.Lookup;
+import dev.shardex.directory.lookup.LookupStore;
 import dev.shardex.directory.move.LookupVerifier;
+import dev.shardex.vocabulary.TableDef;
+import dev.shardex.vocabulary.TableKind;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;

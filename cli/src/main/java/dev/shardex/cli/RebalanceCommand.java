@@ -1,12 +1,12 @@
 package dev.shardex.cli;
 
-import dev.shardex.directory.KeySpace;
 import dev.shardex.directory.move.MoveRunner;
 import dev.shardex.directory.move.Mover;
 import dev.shardex.directory.move.RebalancePlanner.Plan;
 import dev.shardex.directory.move.RebalancePlanner.PlannedMove;
 import dev.shardex.directory.move.RebalancePlanner.ShardBalance;
 import dev.shardex.directory.move.Rebalancer;
+import dev.shardex.vocabulary.KeySpace;
 import java.util.ArrayList;
 import java.util.List;
 import picocli.CommandLine.Command;

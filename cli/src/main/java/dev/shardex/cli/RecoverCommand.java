@@ -1,6 +1,6 @@
 package dev.shardex.cli;
 
-import dev.shardex.directory.Shard;
+import dev.shardex.directory.catalog.Shard;
 import dev.shardex.driver.Recover;
 import dev.shardex.driver.execute.Recovery;
 import java.util.Properties;

@@ -1,10 +1,10 @@
 package dev.shardex.cli;
 
 import dev.shardex.directory.DirectoryStore;
-import dev.shardex.directory.KeySpace;
-import dev.shardex.directory.KeyType;
-import dev.shardex.directory.ShardexError;
 import dev.shardex.sandbox.SandboxCluster;
+import dev.shardex.vocabulary.KeySpace;
+import dev.shardex.vocabulary.KeyType;
+import dev.shardex.vocabulary.ShardexError;
 import java.sql.SQLException;
 
 /**

@@ -1,14 +1,14 @@
 package dev.shardex.cli;
 
-import dev.shardex.directory.ErrorKind;
 import dev.shardex.directory.Redact;
+import dev.shardex.vocabulary.ErrorKind;
 import java.io.PrintWriter;
 import java.sql.SQLException;
 import java.util.Map;
-import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ScopeType;
+import picocli.CommandLine;
 
 /**
  * The {@code shardex} admin CLI. Exit codes: 0 ok, 1 usage error, 2 refused or verification

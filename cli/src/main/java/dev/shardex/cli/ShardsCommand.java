@@ -1,8 +1,8 @@
 package dev.shardex.cli;
 
 import dev.shardex.directory.Redact;
-import dev.shardex.directory.Shard;
-import dev.shardex.directory.ShardStatus;
+import dev.shardex.directory.catalog.Shard;
+import dev.shardex.directory.catalog.ShardStatus;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.util.ArrayList;

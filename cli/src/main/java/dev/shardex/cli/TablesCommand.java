@@ -1,7 +1,7 @@
 package dev.shardex.cli;
 
-import dev.shardex.directory.KeySpace;
-import dev.shardex.directory.TableDef;
+import dev.shardex.vocabulary.KeySpace;
+import dev.shardex.vocabulary.TableDef;
 import java.util.ArrayList;
 import java.util.List;
 import picocli.CommandLine.Command;
@@ -70,10 +70,10 @@ final class TablesCommand extends CliCommand.Group {
 
   /** Attaches the sequence over the table's existing rows; returns the largest value found on the shards. */
   private static long attachSequence(CliSession s, TableDef def, String column) throws java.sql.SQLException {
-    var sequences = new dev.shardex.directory.SequenceStore(s.store());
+    var sequences = new dev.shardex.directory.sequence.SequenceStore(s.store());
     sequences.declareColumn(def.name(), column);
     List<Integer> shards = s.store().shards().stream().filter(x -> x.status().acceptsReads()).map(x -> x.id()).toList();
-    long largest = dev.shardex.directory.SequenceStore.largestOnShards(def.name(), column, shards, s.shards());
+    long largest = dev.shardex.directory.sequence.SequenceStore.largestOnShards(def.name(), column, shards, s.shards());
     sequences.startAfter(def.name(), column, largest);
     return largest;
   }

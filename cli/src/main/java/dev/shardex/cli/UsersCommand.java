@@ -1,13 +1,13 @@
 package dev.shardex.cli;
 
-import dev.shardex.directory.KeySpace;
-import dev.shardex.directory.Placement;
-import dev.shardex.directory.ShardexError;
-import dev.shardex.directory.TableDef;
-import dev.shardex.directory.TableKind;
 import dev.shardex.directory.move.MoveRecord;
 import dev.shardex.directory.move.MoveRunner;
 import dev.shardex.directory.move.RebalancePlanner.PlannedMove;
+import dev.shardex.directory.placement.Placement;
+import dev.shardex.vocabulary.KeySpace;
+import dev.shardex.vocabulary.ShardexError;
+import dev.shardex.vocabulary.TableDef;
+import dev.shardex.vocabulary.TableKind;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;

@@ -8,14 +8,14 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.shardex.directory.DirectoryStore;
-import dev.shardex.directory.TableDef;
 import dev.shardex.cli.CliRunner.Result;
+import dev.shardex.directory.DirectoryStore;
 import dev.shardex.directory.move.FaultHook;
 import dev.shardex.directory.move.MoveOptions;
 import dev.shardex.directory.move.MoveStep;
 import dev.shardex.directory.move.Mover;
 import dev.shardex.directory.move.TestCluster;
+import dev.shardex.vocabulary.TableDef;
 import java.sql.SQLException;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -179,7 +179,7 @@ class CliMoveTest {
     Result r = run("tables", "add", "notes", "--key", "author_id", "--sequence", "id");
     assertEquals(0, r.code(), r.toString());
     assertTrue(r.out().contains("id filled from a sequence starting after 777"), r.toString());
-    var sequences = new dev.shardex.directory.SequenceStore(store);
+    var sequences = new dev.shardex.directory.sequence.SequenceStore(store);
     assertEquals("id", sequences.column("notes"));
     assertEquals(778, sequences.peek("notes.id"), "the next id handed out is above every id on the shards");
     assertEquals(1, run("tables", "add", "other", "--global", "--sequence", "id").code(), "only SHARDED tables take a sequence");
@@ -189,7 +189,7 @@ class CliMoveTest {
   void verifyReportsIdsOfASequenceColumnOnMoreThanOneShard() throws SQLException {
     user(1, 0, 0);
     user(2, 1, 0);
-    new dev.shardex.directory.SequenceStore(store).declareColumn("posts", "id");
+    new dev.shardex.directory.sequence.SequenceStore(store).declareColumn("posts", "id");
     onShard(0, "INSERT INTO posts VALUES (5, 1, 'first'), (6, 1, 'x')");
     onShard(1, "INSERT INTO posts VALUES (5, 2, 'second'), (7, 2, 'y')");
     Result r = run("verify");

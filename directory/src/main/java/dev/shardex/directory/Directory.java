@@ -1,14 +1,26 @@
 package dev.shardex.directory;
 
-import com.github.benmanes.caffeine.cache.Cache;
-import com.github.benmanes.caffeine.cache.Caffeine;
-import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
+import dev.shardex.directory.catalog.CatalogCache;
+import dev.shardex.directory.catalog.Shard;
+import dev.shardex.directory.change.Change;
+import dev.shardex.directory.change.ChangePoller;
+import dev.shardex.directory.client.ClientIds;
+import dev.shardex.directory.client.Lease;
+import dev.shardex.directory.lookup.LookupStore;
+import dev.shardex.directory.lookup.Lookups;
+import dev.shardex.directory.placement.HiddenRows;
+import dev.shardex.directory.placement.KeyMarks;
+import dev.shardex.directory.placement.KeyPlacements;
+import dev.shardex.directory.placement.KeyPlacer;
+import dev.shardex.directory.placement.Placement;
+import dev.shardex.directory.placement.ReadMarks;
+import dev.shardex.directory.sequence.Sequences;
+import dev.shardex.vocabulary.KeySpace;
+import dev.shardex.vocabulary.TableDef;
 import java.sql.SQLException;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
-import java.util.TreeMap;
 
 /**
  * One driver instance's view of the directory: the catalog and the key map, cached, kept fresh by
@@ -32,16 +44,9 @@ public final class Directory implements AutoCloseable {
   private final Lease lease;
   private final ChangePoller poller;
   private final KeyPlacements keys;
-  private final Cache<String, Optional<TableDef>> tables;
-  private final Cache<String, Optional<KeySpace>> keySpaces;
-  private volatile java.util.NavigableMap<Integer, Shard> shards;
-  private final SequenceStore sequences;
-  private final Cache<String, Optional<String>> sequenceColumns = Caffeine.newBuilder().maximumSize(100_000).build();
-  private final SequenceBlocks blocks;
-  /** Bumped after every change of the catalog this client caches (tables, key spaces, shards, sequences). */
-  private final java.util.concurrent.atomic.AtomicLong catalogVersion = new java.util.concurrent.atomic.AtomicLong();
+  private final CatalogCache catalog;
+  private final Sequences sequences;
   private final HiddenRows hidden = new HiddenRows();
-  private static final java.util.concurrent.atomic.AtomicInteger POOLS = new java.util.concurrent.atomic.AtomicInteger();
   private final Lookups lookups;
   /** How a write treats a key the directory does not know. */
   public enum WriteMode {
@@ -53,7 +58,7 @@ public final class Directory implements AutoCloseable {
     PREDICT
   }
 
-  private Directory(DirectoryStore store, DirectoryOptions options, String displayUrl, HikariDataSource ownedPool,
+  Directory(DirectoryStore store, DirectoryOptions options, String displayUrl, HikariDataSource ownedPool,
       String clientName, KeyPlacer whatIf) throws SQLException {
     this.store = store;
     this.options = options;
@@ -61,13 +66,10 @@ public final class Directory implements AutoCloseable {
     this.clientId = ClientIds.next(clientName);
     this.lease = new Lease(options.ticker(), options.leaseMs(), displayUrl);
     this.keys = new KeyPlacements(this, store, options, lease, hidden, displayUrl, whatIf);
-    this.tables = Caffeine.newBuilder().maximumSize(100_000).build();
-    this.sequences = new SequenceStore(store);
-    this.blocks = new SequenceBlocks(sequences, store, options);
-    this.keySpaces = Caffeine.newBuilder().maximumSize(10_000).build();
-    this.lookups = new Lookups(new LookupStore(store), options.cacheSize(), catalogVersion::incrementAndGet);
+    this.sequences = new Sequences(store, options);
     long start = store.lastChange();
-    this.shards = loadShards();
+    this.catalog = new CatalogCache(store); // after the change id: a change while it loads is polled again
+    this.lookups = new Lookups(new LookupStore(store), options.cacheSize(), catalog::bump);
     store.registerClient(clientId, clientInfo(), start);
     hidden.load(store); // moves under way now; later phases come with the change log from start
     this.poller = new ChangePoller(store, clientId, lease, start, new java.util.function.Consumer<Change>() {
@@ -110,79 +112,7 @@ public final class Directory implements AutoCloseable {
    */
   public static Directory open(String jdbcUrl, String user, String password, DirectoryOptions options, String clientName,
       java.sql.Connection login) throws SQLException {
-    Redact.Credentials split = Redact.credentials(jdbcUrl);
-    String name = user != null ? user : split.user();
-    String secret = password != null ? password : split.password();
-    String display = Redact.url(split.url());
-    HikariConfig config = new HikariConfig();
-    config.setJdbcUrl(split.url());
-    DirectoryConnections connections = null;
-    if (login != null) {
-      connections = new DirectoryConnections(split.url(), name, secret, login);
-      config.setDataSource(connections);
-    } else {
-      config.setUsername(name);
-      config.setPassword(secret);
-    }
-    config.setMaximumPoolSize(4);
-    config.setMinimumIdle(1);
-    config.setConnectionTimeout(Math.max(250, Math.min(5_000, options.leaseMs())));
-    config.setInitializationFailTimeout(-1);
-    // numbered: two clusters of one instance (other credentials) must not share a pool name (JMX, metrics)
-    config.setPoolName("shardex-directory-" + clientName + "-" + POOLS.incrementAndGet());
-    HikariDataSource pool = new HikariDataSource(config) {
-      @Override
-      public java.sql.Connection getConnection() throws SQLException {
-        try {
-          return super.getConnection();
-        } catch (SQLException e) {
-          throw unreachable(e, display, secret);
-        }
-      }
-    };
-    ClaimPool claims = new ClaimPool(split.url(), name, secret, options.claimPoolSize(), config.getConnectionTimeout(),
-        clientName, display);
-    try {
-      return new Directory(new DirectoryStore(pool, claims), options, display, pool, clientName, null);
-    } catch (SQLException e) {
-      closeUnopened(pool, connections);
-      throw unreachable(e, display, secret);
-    } catch (RuntimeException e) {
-      closeUnopened(pool, connections);
-      throw e;
-    }
-  }
-
-  private static void closeUnopened(HikariDataSource pool, DirectoryConnections connections) {
-    pool.close();
-    if (connections != null) {
-      connections.discardUnused();
-    }
-  }
-
-  /**
-   * A failed directory connection as SHX1406 naming the directory and what still works; a refused
-   * login (SQLState 28000) keeps its own error; an error already Shardex's passes through.
-   */
-  static SQLException unreachable(SQLException e, String display, String password) {
-    if (ShardexError.of(e) == ShardexError.DIRECTORY_UNREACHABLE && e.getCause() instanceof SQLException lost) {
-      e = lost; // named by the store already: name it again with what still works and what to do
-    } else if (e instanceof ShardexError.Raised) {
-      return e;
-    }
-    for (Throwable t = e; t != null; t = t.getCause()) {
-      if (t instanceof SQLException sql && ErrorKind.accessDenied(sql)) {
-        return sql;
-      }
-    }
-    String cause = e.getMessage() == null ? e.toString() : e.getMessage().lines().findFirst().orElse("");
-    Throwable root = e.getCause() != null && e.getCause().getMessage() != null ? e.getCause() : null;
-    if (root != null) {
-      cause += " (" + root.getMessage().lines().findFirst().orElse("") + ")";
-    }
-    return ShardexError.DIRECTORY_UNREACHABLE.withCause(e, display, Redact.text(cause, password)
-        + "; cached routes keep serving reads, and writes to placed keys until the lease (shardex.leaseMs) lapses;"
-        + " new keys, uncached keys and declarations wait for the directory: bring its server back or fix the network to it");
+    return DirectoryPool.open(jdbcUrl, user, password, options, clientName, login);
   }
 
   /** Opens a client over a store the caller owns (tests, the CLI). */
@@ -238,68 +168,48 @@ public final class Directory implements AutoCloseable {
    * may be reused while the version stays the same.
    */
   public long catalogVersion() {
-    return catalogVersion.get();
+    return catalog.version();
   }
 
   public Map<Integer, Shard> shards() {
-    return shards;
+    return catalog.shards();
   }
 
   public Shard shard(int id) throws SQLException {
-    Shard s = shards.get(id);
-    if (s == null) {
-      throw ShardexError.UNKNOWN_SHARD.exception(id);
-    }
-    return s;
+    return catalog.shard(id);
   }
 
   /** The shard that holds SINGLE tables declared without a shard, and unknown tables: the lowest id. */
   public int homeShard() throws SQLException {
-    if (shards.isEmpty()) {
-      throw ShardexError.NO_SHARD.exception();
-    }
-    return shards.firstKey();
+    return catalog.homeShard();
   }
 
   /** Any shard that accepts reads, for statements that name no table. */
   public int anyReadableShard() throws SQLException {
-    return shards.values().stream().filter(s -> s.status().acceptsReads()).map(Shard::id).findFirst()
-        .orElseThrow(ShardexError.NO_SHARD::exception);
+    return catalog.anyReadableShard();
   }
 
   public TableDef table(String name) throws SQLException {
-    String key = TableDef.normalise(name);
-    Optional<TableDef> cached = tables.getIfPresent(key);
-    if (cached == null) {
-      cached = Optional.ofNullable(store.table(key));
-      tables.put(key, cached);
-    }
-    return cached.orElse(null);
+    return catalog.table(name);
   }
 
   public KeySpace keySpace(String name) throws SQLException {
-    Optional<KeySpace> cached = keySpaces.getIfPresent(name);
-    if (cached == null) {
-      cached = Optional.ofNullable(store.keySpace(name));
-      keySpaces.put(name, cached);
-    }
-    return cached.orElseThrow(() -> ShardexError.DIRECTORY_STATE.exception(
-        "key space '" + name + "' is not in the directory; add it with 'shardex keyspaces add " + name + "'"));
+    return catalog.keySpace(name);
   }
 
   /** Declares (or re-declares) a table and drops this client's cached copy at once. */
   public void declare(TableDef table) throws SQLException {
     store.declareTable(table);
-    tables.invalidate(table.name());
-    catalogVersion.incrementAndGet();
+    catalog.forgetTable(table.name());
+    catalog.bump();
   }
 
   public void undeclare(String name) throws SQLException {
     store.dropTable(TableDef.normalise(name));
     lookups.store().dropAll(name);
-    tables.invalidate(TableDef.normalise(name));
+    catalog.forgetTable(TableDef.normalise(name));
     lookups.forgetTable(TableDef.normalise(name));
-    catalogVersion.incrementAndGet();
+    catalog.bump();
   }
 
   /** The lookup indexes, their catalog and entries (cached). */
@@ -311,33 +221,22 @@ public final class Directory implements AutoCloseable {
 
   /** The column INSERTs into this table get filled from a sequence when they omit it, or null. */
   public String sequenceColumn(String table) throws SQLException {
-    String key = TableDef.normalise(table);
-    Optional<String> cached = sequenceColumns.getIfPresent(key);
-    if (cached == null) {
-      cached = Optional.ofNullable(sequences.column(key));
-      sequenceColumns.put(key, cached);
-    }
-    return cached.orElse(null);
+    return sequences.column(table);
   }
 
   public void declareSequence(String table, String column) throws SQLException {
     sequences.declareColumn(table, column);
-    sequenceColumns.invalidate(TableDef.normalise(table));
-    catalogVersion.incrementAndGet();
+    catalog.bump();
   }
 
   /** The next {@code n} ids of a sequence, from this instance's current block (a new block when it runs out). */
   public long[] nextIds(String sequence, int n, int blockSize) throws SQLException {
-    return blocks.next(sequence, n, blockSize);
+    return sequences.next(sequence, n, blockSize);
   }
 
-  /**
-   * Values an INSERT gives explicitly for the sequence-filled column of {@code table}: the sequence
-   * moves past them before the row is written (see {@link SequenceBlocks}).
-   */
+  /** Values an INSERT gives explicitly for the sequence-filled column of {@code table} (see {@link Sequences}). */
   public void explicitIds(String table, String column, long[] values, int blockSize) throws SQLException {
-    String t = TableDef.normalise(table);
-    blocks.explicit(t + "." + TableDef.normalise(column), t, values, blockSize);
+    sequences.explicit(table, column, values, blockSize);
   }
 
   /** Starts the sequence of {@code table.column} after {@code largest}, the largest value on any shard. */
@@ -442,34 +341,15 @@ public final class Directory implements AutoCloseable {
     switch (change.kind()) {
       case KEY -> keys.invalidate(change);
       case TABLE -> {
-        tables.invalidate(change.ref());
+        catalog.forgetTable(change.ref());
         lookups.forgetTable(change.ref());
-        sequenceColumns.invalidate(change.ref());
-        blocks.drop(change.ref());
-        catalogVersion.incrementAndGet();
+        sequences.forget(change.ref());
+        catalog.bump();
       }
       case LOOKUP -> lookups.apply(change);
-      case KEYSPACE -> {
-        keySpaces.invalidate(change.keySpace());
-        catalogVersion.incrementAndGet();
-      }
-      case SHARD -> {
-        try {
-          shards = loadShards();
-          catalogVersion.incrementAndGet();
-        } catch (SQLException e) {
-          throw new IllegalStateException("cannot reload the shard catalog: " + e.getMessage(), e);
-        }
-      }
+      case KEYSPACE -> catalog.forgetKeySpace(change.keySpace());
+      case SHARD -> catalog.reloadShards();
     }
-  }
-
-  private java.util.NavigableMap<Integer, Shard> loadShards() throws SQLException {
-    TreeMap<Integer, Shard> map = new TreeMap<>();
-    for (Shard s : store.shards()) {
-      map.put(s.id(), s);
-    }
-    return map;
   }
 
   private static String clientInfo() {

@@ -1,6 +1,7 @@
 package dev.shardex.directory;
 
 import com.github.benmanes.caffeine.cache.Ticker;
+import dev.shardex.directory.lookup.ClaimPool;
 
 /**
  * How a driver instance uses the directory. {@code ticker} is the clock of the lease, injected so

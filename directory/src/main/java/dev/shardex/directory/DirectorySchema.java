@@ -1,5 +1,7 @@
 package dev.shardex.directory;
 
+import dev.shardex.vocabulary.ErrorKind;
+import dev.shardex.vocabulary.MysqlError;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.sql.Statement;

@@ -1,5 +1,6 @@
 package dev.shardex.directory;
 
+import dev.shardex.vocabulary.ErrorKind;
 import java.sql.SQLException;
 import java.util.concurrent.ThreadLocalRandom;
 

@@ -8,6 +8,15 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.shardex.directory.catalog.Shard;
+import dev.shardex.directory.catalog.ShardStatus;
+import dev.shardex.directory.change.Change;
+import dev.shardex.directory.placement.KeyState;
+import dev.shardex.directory.placement.Placement;
+import dev.shardex.vocabulary.KeySpace;
+import dev.shardex.vocabulary.KeyType;
+import dev.shardex.vocabulary.TableDef;
+import dev.shardex.vocabulary.TableKind;
 import java.sql.SQLException;
 import java.sql.SQLSyntaxErrorException;
 import java.util.ArrayList;

@@ -9,6 +9,13 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.github.benmanes.caffeine.cache.Ticker;
+import dev.shardex.directory.catalog.ShardStatus;
+import dev.shardex.directory.placement.KeyState;
+import dev.shardex.directory.placement.Placement;
+import dev.shardex.vocabulary.KeySpace;
+import dev.shardex.vocabulary.KeyType;
+import dev.shardex.vocabulary.TableDef;
+import dev.shardex.vocabulary.TableKind;
 import java.sql.SQLException;
 import java.sql.SQLTransientConnectionException;
 import java.sql.SQLTransientException;

@@ -14,12 +14,12 @@ import java.sql.Statement;
  * {@link #freshStore()} empties it so each test starts from an empty catalog (the change counter
  * keeps counting: its ids only need to grow).
  */
-final class DirectoryTestSupport {
+public final class DirectoryTestSupport {
   private static HikariDataSource pool;
 
   private DirectoryTestSupport() {}
 
-  static SandboxCluster sandbox() {
+  public static SandboxCluster sandbox() {
     return SandboxCluster.shared("dirtest", 2);
   }
 
@@ -40,7 +40,7 @@ final class DirectoryTestSupport {
   }
 
   /** A store over the directory database, initialised and emptied. */
-  static DirectoryStore freshStore() throws SQLException {
+  public static DirectoryStore freshStore() throws SQLException {
     DirectoryStore store = new DirectoryStore(pool());
     store.init();
     try (Connection c = pool().getConnection(); Statement s = c.createStatement()) {
@@ -62,7 +62,7 @@ final class DirectoryTestSupport {
   }
 
   /** The first column of the first row of a query on the directory database, or null without rows. */
-  static String scalar(String sql, Object... args) throws SQLException {
+  public static String scalar(String sql, Object... args) throws SQLException {
     try (Connection c = pool().getConnection(); PreparedStatement ps = c.prepareStatement(sql)) {
       for (int i = 0; i < args.length; i++) {
         ps.setObject(i + 1, args[i]);

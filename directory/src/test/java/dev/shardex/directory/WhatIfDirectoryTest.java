@@ -3,6 +3,9 @@ package dev.shardex.directory;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 
+import dev.shardex.directory.placement.KeyPlacer;
+import dev.shardex.vocabulary.KeySpace;
+import dev.shardex.vocabulary.KeyType;
 import java.sql.SQLException;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.BeforeEach;

@@ -1,7 +1,7 @@
 package dev.shardex.driver;
 
 import dev.shardex.directory.Redact;
-import dev.shardex.directory.ShardexError;
+import dev.shardex.vocabulary.ShardexError;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;

@@ -2,12 +2,12 @@ package dev.shardex.driver;
 
 import dev.shardex.directory.Directory;
 import dev.shardex.directory.DirectoryStore;
-import dev.shardex.directory.KeySpace;
-import dev.shardex.directory.KeyType;
-import dev.shardex.directory.ShardexError;
 import dev.shardex.driver.execute.ShardPools;
 import dev.shardex.driver.route.RouteContext;
 import dev.shardex.driver.sql.TemplateCache;
+import dev.shardex.vocabulary.KeySpace;
+import dev.shardex.vocabulary.KeyType;
+import dev.shardex.vocabulary.ShardexError;
 import java.lang.reflect.Method;
 import java.sql.SQLException;
 import java.util.Map;

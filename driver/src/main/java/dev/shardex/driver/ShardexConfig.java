@@ -2,8 +2,8 @@ package dev.shardex.driver;
 
 import dev.shardex.directory.DirectoryOptions;
 import dev.shardex.directory.Redact;
-import dev.shardex.directory.ShardexError;
 import dev.shardex.driver.execute.ShardPools;
+import dev.shardex.vocabulary.ShardexError;
 import java.sql.SQLException;
 import java.util.Properties;
 

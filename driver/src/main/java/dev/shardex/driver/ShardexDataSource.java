@@ -1,6 +1,6 @@
 package dev.shardex.driver;
 
-import dev.shardex.directory.ShardexError;
+import dev.shardex.vocabulary.ShardexError;
 import java.io.PrintWriter;
 import java.sql.Connection;
 import java.sql.SQLException;
@@ -59,11 +59,11 @@ public class ShardexDataSource implements DataSource {
       p.setProperty("password", password);
     }
     if (url == null) {
-      throw dev.shardex.directory.ShardexError.BAD_URL.exception("ShardexDataSource has no URL: call setUrl(\"jdbc:shardex:...\")");
+      throw dev.shardex.vocabulary.ShardexError.BAD_URL.exception("ShardexDataSource has no URL: call setUrl(\"jdbc:shardex:...\")");
     }
     Connection c = new ShardexDriver().connect(url, p);
     if (c == null) {
-      throw dev.shardex.directory.ShardexError.BAD_URL.exception("'" + dev.shardex.directory.Redact.url(url) + "' is not a jdbc:shardex: URL");
+      throw dev.shardex.vocabulary.ShardexError.BAD_URL.exception("'" + dev.shardex.directory.Redact.url(url) + "' is not a jdbc:shardex: URL");
     }
     return c;
   }

@@ -1,7 +1,7 @@
 package dev.shardex.driver;
 
-import dev.shardex.directory.ShardexError;
 import dev.shardex.driver.jdbc.ShardexConnection;
+import dev.shardex.vocabulary.ShardexError;
 import java.sql.Connection;
 import java.sql.Driver;
 import java.sql.DriverManager;

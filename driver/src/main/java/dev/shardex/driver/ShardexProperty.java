@@ -1,6 +1,6 @@
 package dev.shardex.driver;
 
-import dev.shardex.directory.ShardexError;
+import dev.shardex.vocabulary.ShardexError;
 import java.sql.DriverPropertyInfo;
 import java.sql.SQLException;
 import java.util.Properties;

@@ -10,7 +10,7 @@ public final class Wrappers {
     if (iface.isInstance(self)) {
       return iface.cast(self);
     }
-    throw dev.shardex.directory.ShardexError.NOT_A_WRAPPER.exception(iface.getName());
+    throw dev.shardex.vocabulary.ShardexError.NOT_A_WRAPPER.exception(iface.getName());
   }
 
   public static boolean isWrapperFor(Object self, Class<?> iface) {

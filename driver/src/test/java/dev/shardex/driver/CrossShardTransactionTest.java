@@ -4,10 +4,10 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.shardex.directory.KeySpace;
-import dev.shardex.directory.ShardexError;
 import dev.shardex.driver.execute.XaCoordinator;
 import dev.shardex.sandbox.SandboxCluster;
+import dev.shardex.vocabulary.KeySpace;
+import dev.shardex.vocabulary.ShardexError;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.SQLException;

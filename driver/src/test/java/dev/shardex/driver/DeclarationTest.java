@@ -6,8 +6,8 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.shardex.directory.Directory;
-import dev.shardex.directory.ShardexError;
-import dev.shardex.directory.TableKind;
+import dev.shardex.vocabulary.ShardexError;
+import dev.shardex.vocabulary.TableKind;
 import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;

@@ -5,8 +5,8 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.shardex.directory.KeySpace;
-import dev.shardex.directory.Placement;
+import dev.shardex.directory.placement.Placement;
+import dev.shardex.vocabulary.KeySpace;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;

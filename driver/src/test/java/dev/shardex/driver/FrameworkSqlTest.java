@@ -8,8 +8,8 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.shardex.directory.Directory;
-import dev.shardex.directory.KeySpace;
-import dev.shardex.directory.TableKind;
+import dev.shardex.vocabulary.KeySpace;
+import dev.shardex.vocabulary.TableKind;
 import java.sql.Blob;
 import java.sql.Clob;
 import java.sql.Connection;

@@ -4,7 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.shardex.directory.KeySpace;
+import dev.shardex.vocabulary.KeySpace;
 import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;

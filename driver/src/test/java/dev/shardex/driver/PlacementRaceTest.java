@@ -2,7 +2,7 @@ package dev.shardex.driver;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
-import dev.shardex.directory.KeySpace;
+import dev.shardex.vocabulary.KeySpace;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.PreparedStatement;

@@ -5,8 +5,8 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.shardex.directory.DirectoryStore;
-import dev.shardex.directory.KeySpace;
-import dev.shardex.directory.Placement;
+import dev.shardex.directory.placement.Placement;
+import dev.shardex.vocabulary.KeySpace;
 import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.Statement;

@@ -9,12 +9,12 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
-import dev.shardex.directory.ErrorKind;
-import dev.shardex.directory.KeySpace;
-import dev.shardex.directory.ShardStatus;
-import dev.shardex.directory.ShardexError;
+import dev.shardex.directory.catalog.ShardStatus;
 import dev.shardex.driver.jdbc.ShardexConnection;
 import dev.shardex.sandbox.SandboxCluster;
+import dev.shardex.vocabulary.ErrorKind;
+import dev.shardex.vocabulary.KeySpace;
+import dev.shardex.vocabulary.ShardexError;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;

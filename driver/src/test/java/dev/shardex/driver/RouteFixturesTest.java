@@ -4,9 +4,9 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.shardex.directory.DirectoryStore;
-import dev.shardex.directory.KeySpace;
-import dev.shardex.directory.KeyType;
-import dev.shardex.directory.TableDef;
+import dev.shardex.vocabulary.KeySpace;
+import dev.shardex.vocabulary.KeyType;
+import dev.shardex.vocabulary.TableDef;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
@@ -80,8 +80,8 @@ public class RouteFixturesTest {
     dir.declare(TableDef.sharded("pets", KeySpace.DEFAULT, "owner_id"));
     dir.lookups().declare("pets", "id", true);
     dir.lookups().declare("pets", "tag", false);
-    dev.shardex.directory.LookupStore entries = dir.lookups().store();
-    List<dev.shardex.directory.Lookup> l = entries.of("pets");
+    dev.shardex.directory.lookup.LookupStore entries = dir.lookups().store();
+    List<dev.shardex.directory.lookup.Lookup> l = entries.of("pets");
     for (String[] e : new String[][] {{"0", "1", "1"}, {"0", "2", "2"}, {"0", "5", "5"}, {"1", "cat", "1"}, {"1", "cat", "3"},
         {"1", "dog", "4"}}) {
       entries.claim(l.get(Integer.parseInt(e[0])), e[1], e[2]);

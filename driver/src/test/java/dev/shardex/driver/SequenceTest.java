@@ -3,7 +3,7 @@ package dev.shardex.driver;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.shardex.directory.KeySpace;
+import dev.shardex.vocabulary.KeySpace;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.PreparedStatement;

@@ -5,8 +5,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.shardex.directory.KeySpace;
-import dev.shardex.directory.ShardexError;
+import dev.shardex.vocabulary.KeySpace;
+import dev.shardex.vocabulary.ShardexError;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;

@@ -1,7 +1,7 @@
 package dev.shardex.micrometer;
 
 import com.zaxxer.hikari.HikariConfig;
-import dev.shardex.directory.Shard;
+import dev.shardex.directory.catalog.Shard;
 import dev.shardex.driver.events.ClusterView;
 import dev.shardex.driver.events.ShardexListener;
 import dev.shardex.driver.events.ShardexTelemetry;

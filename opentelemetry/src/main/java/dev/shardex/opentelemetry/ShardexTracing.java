@@ -10,7 +10,7 @@ import static dev.shardex.opentelemetry.SemanticAttributes.ROUTE;
 import static dev.shardex.opentelemetry.SemanticAttributes.SHARD_COUNT;
 import static dev.shardex.opentelemetry.SemanticAttributes.SHARD_ID;
 
-import dev.shardex.directory.Shard;
+import dev.shardex.directory.catalog.Shard;
 import dev.shardex.driver.events.ClusterView;
 import dev.shardex.driver.events.ShardexListener;
 import dev.shardex.driver.events.ShardexTelemetry;

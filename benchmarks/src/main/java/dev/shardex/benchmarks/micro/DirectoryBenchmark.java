@@ -1,7 +1,7 @@
 package dev.shardex.benchmarks.micro;
 
-import dev.shardex.directory.KeySpace;
-import dev.shardex.directory.Placement;
+import dev.shardex.directory.placement.Placement;
+import dev.shardex.vocabulary.KeySpace;
 import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;

@@ -25,7 +25,7 @@ import org.openjdk.jmh.annotations.Warmup;
  * {@code Cluster.routeContext}) reused for every statement, {@link Router#routeMarked} routes
  * (key -> directory cache -> shared plan, the key marked in the context), then the session
  * settles: writes end their in-flight mark ({@code ShardSession.settle} in autocommit) and the
- * read marks are checked ({@link dev.shardex.directory.KeyMarks#current}). Writes also check the
+ * read marks are checked ({@link dev.shardex.directory.placement.KeyMarks#current}). Writes also check the
  * lease. Run with {@code -prof gc}: a key-equality statement should allocate nothing here.
  */
 @BenchmarkMode(Mode.AverageTime)

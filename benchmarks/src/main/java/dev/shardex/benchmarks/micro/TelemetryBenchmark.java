@@ -2,8 +2,8 @@ package dev.shardex.benchmarks.micro;
 
 import com.zaxxer.hikari.HikariPoolMXBean;
 import dev.shardex.directory.DirectoryStats;
-import dev.shardex.directory.Shard;
-import dev.shardex.directory.ShardStatus;
+import dev.shardex.directory.catalog.Shard;
+import dev.shardex.directory.catalog.ShardStatus;
 import dev.shardex.driver.events.ClusterEvents;
 import dev.shardex.driver.events.ClusterView;
 import dev.shardex.driver.events.ShardexTelemetry;

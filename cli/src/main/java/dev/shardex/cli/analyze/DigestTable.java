@@ -1,6 +1,6 @@
 package dev.shardex.cli.analyze;
 
-import dev.shardex.directory.ShardexError;
+import dev.shardex.vocabulary.ShardexError;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.ResultSet;

@@ -1,8 +1,5 @@
 package dev.shardex.cli.analyze;
 
-import dev.shardex.directory.ShardexError;
-import dev.shardex.directory.TableDef;
-import dev.shardex.directory.TableKind;
 import dev.shardex.driver.route.Fanout;
 import dev.shardex.driver.route.RoutePlan;
 import dev.shardex.driver.route.Router;
@@ -10,6 +7,9 @@ import dev.shardex.driver.sql.Analysis;
 import dev.shardex.driver.sql.KeyPredicate;
 import dev.shardex.driver.sql.RouteTemplate;
 import dev.shardex.driver.sql.ValueSource;
+import dev.shardex.vocabulary.ShardexError;
+import dev.shardex.vocabulary.TableDef;
+import dev.shardex.vocabulary.TableKind;
 import java.sql.SQLException;
 import java.util.List;
 import java.util.regex.Pattern;

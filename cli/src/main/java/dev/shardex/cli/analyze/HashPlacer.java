@@ -1,6 +1,6 @@
 package dev.shardex.cli.analyze;
 
-import dev.shardex.directory.KeyPlacer;
+import dev.shardex.directory.placement.KeyPlacer;
 
 /**
  * The fake placement of a what-if cluster: a key lives on {@code hash(key) mod N}, the same shard

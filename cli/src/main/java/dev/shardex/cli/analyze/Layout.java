@@ -1,8 +1,8 @@
 package dev.shardex.cli.analyze;
 
-import dev.shardex.directory.KeyType;
-import dev.shardex.directory.TableDef;
 import dev.shardex.driver.sql.Hints;
+import dev.shardex.vocabulary.KeyType;
+import dev.shardex.vocabulary.TableDef;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -117,6 +117,6 @@ record Layout(Map<String, Hints.Declaration> tables, Map<String, KeyType> keySpa
   }
 
   private static SQLException bad(String where, String line, String why) {
-    return dev.shardex.directory.ShardexError.BAD_DECLARATION.exception("'" + line + "' (" + where + ")", why);
+    return dev.shardex.vocabulary.ShardexError.BAD_DECLARATION.exception("'" + line + "' (" + where + ")", why);
   }
 }

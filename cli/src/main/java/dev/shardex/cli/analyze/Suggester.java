@@ -1,9 +1,9 @@
 package dev.shardex.cli.analyze;
 
-import dev.shardex.directory.KeyType;
-import dev.shardex.directory.TableKind;
 import dev.shardex.driver.route.TableSchemas;
 import dev.shardex.driver.sql.Hints;
+import dev.shardex.vocabulary.KeyType;
+import dev.shardex.vocabulary.TableKind;
 import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.Comparator;

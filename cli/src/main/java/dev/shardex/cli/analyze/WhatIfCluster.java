@@ -5,13 +5,13 @@ import com.zaxxer.hikari.HikariDataSource;
 import dev.shardex.directory.Directory;
 import dev.shardex.directory.DirectoryOptions;
 import dev.shardex.directory.DirectoryStore;
-import dev.shardex.directory.KeySpace;
-import dev.shardex.directory.KeyType;
-import dev.shardex.directory.TableDef;
 import dev.shardex.driver.route.RouteContext;
 import dev.shardex.driver.route.TableSchemas;
 import dev.shardex.driver.sql.TemplateCache;
 import dev.shardex.sandbox.SandboxCluster;
+import dev.shardex.vocabulary.KeySpace;
+import dev.shardex.vocabulary.KeyType;
+import dev.shardex.vocabulary.TableDef;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.SQLException;
@@ -133,7 +133,7 @@ final class WhatIfCluster implements AutoCloseable {
   /** The table's shard key in this cluster's layout, or null when it is not SHARDED. */
   String shardKey(String table) throws SQLException {
     TableDef def = directory.table(table);
-    return def != null && def.kind() == dev.shardex.directory.TableKind.SHARDED ? def.keyColumn() : null;
+    return def != null && def.kind() == dev.shardex.vocabulary.TableKind.SHARDED ? def.keyColumn() : null;
   }
 
   int shards() {

@@ -5,8 +5,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.zaxxer.hikari.HikariDataSource;
 import dev.shardex.directory.DirectoryStore;
-import dev.shardex.directory.ShardexError;
 import dev.shardex.sandbox.SandboxCluster;
+import dev.shardex.vocabulary.ShardexError;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.file.Files;

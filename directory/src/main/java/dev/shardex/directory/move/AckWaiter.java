@@ -1,8 +1,8 @@
 package dev.shardex.directory.move;
 
-import dev.shardex.directory.DirectoryStore;
 import dev.shardex.directory.DirectoryStore.ClientState;
-import dev.shardex.directory.ShardexError;
+import dev.shardex.directory.DirectoryStore;
+import dev.shardex.vocabulary.ShardexError;
 import java.sql.SQLException;
 import java.util.List;
 import java.util.concurrent.TimeUnit;

@@ -1,8 +1,7 @@
 package dev.shardex.directory.move;
 
 import dev.shardex.directory.Retry;
-
-import dev.shardex.directory.KeyType;
+import dev.shardex.vocabulary.KeyType;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.util.List;

@@ -1,8 +1,8 @@
 package dev.shardex.directory.move;
 
-import dev.shardex.directory.ShardexError;
-import dev.shardex.directory.ErrorKind;
-import dev.shardex.directory.MysqlError;
+import dev.shardex.vocabulary.ErrorKind;
+import dev.shardex.vocabulary.MysqlError;
+import dev.shardex.vocabulary.ShardexError;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;

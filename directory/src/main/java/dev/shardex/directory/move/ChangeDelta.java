@@ -1,6 +1,6 @@
 package dev.shardex.directory.move;
 
-import dev.shardex.directory.KeyType;
+import dev.shardex.vocabulary.KeyType;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;

@@ -1,12 +1,12 @@
 package dev.shardex.directory.move;
 
 import dev.shardex.directory.DirectoryStore;
-import dev.shardex.directory.KeySpace;
-import dev.shardex.directory.Shard;
-import dev.shardex.directory.ShardStatus;
-import dev.shardex.directory.ShardexError;
+import dev.shardex.directory.catalog.Shard;
+import dev.shardex.directory.catalog.ShardStatus;
 import dev.shardex.directory.move.MoveRunner.Outcome;
 import dev.shardex.directory.move.RebalancePlanner.PlannedMove;
+import dev.shardex.vocabulary.KeySpace;
+import dev.shardex.vocabulary.ShardexError;
 import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.HashMap;

@@ -1,10 +1,10 @@
 package dev.shardex.directory.move;
 
 import dev.shardex.directory.DirectoryStore;
-import dev.shardex.directory.SequenceStore;
-import dev.shardex.directory.Shard;
-import dev.shardex.directory.TableDef;
-import dev.shardex.directory.TableKind;
+import dev.shardex.directory.catalog.Shard;
+import dev.shardex.directory.sequence.SequenceStore;
+import dev.shardex.vocabulary.TableDef;
+import dev.shardex.vocabulary.TableKind;
 import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;

@@ -1,9 +1,9 @@
 package dev.shardex.directory.move;
 
-import dev.shardex.directory.KeyType;
-import dev.shardex.directory.ShardexError;
-import dev.shardex.directory.TableDef;
 import dev.shardex.directory.move.TableShape.Column;
+import dev.shardex.vocabulary.KeyType;
+import dev.shardex.vocabulary.ShardexError;
+import dev.shardex.vocabulary.TableDef;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;

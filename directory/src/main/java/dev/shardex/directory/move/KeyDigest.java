@@ -1,6 +1,6 @@
 package dev.shardex.directory.move;
 
-import dev.shardex.directory.KeyType;
+import dev.shardex.vocabulary.KeyType;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;

@@ -1,9 +1,9 @@
 package dev.shardex.directory.move;
 
-import dev.shardex.directory.DirectoryStore;
 import dev.shardex.directory.DirectoryStore.KeyEntry;
-import dev.shardex.directory.KeyState;
-import dev.shardex.directory.KeyType;
+import dev.shardex.directory.DirectoryStore;
+import dev.shardex.directory.placement.KeyState;
+import dev.shardex.vocabulary.KeyType;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;

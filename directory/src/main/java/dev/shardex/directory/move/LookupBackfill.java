@@ -1,12 +1,12 @@
 package dev.shardex.directory.move;
 
 import dev.shardex.directory.DirectoryStore;
-import dev.shardex.directory.Lookup;
-import dev.shardex.directory.LookupStore;
-import dev.shardex.directory.Placement;
-import dev.shardex.directory.Shard;
-import dev.shardex.directory.ShardexError;
-import dev.shardex.directory.TableDef;
+import dev.shardex.directory.catalog.Shard;
+import dev.shardex.directory.lookup.Lookup;
+import dev.shardex.directory.lookup.LookupStore;
+import dev.shardex.directory.placement.Placement;
+import dev.shardex.vocabulary.ShardexError;
+import dev.shardex.vocabulary.TableDef;
 import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.List;
@@ -63,12 +63,12 @@ public final class LookupBackfill {
   /**
    * Adds the entry of the row {@code raw} under key {@code k}, re-pointing an orphan; never
    * overwrites a live row's. Holds the value's lock meanwhile, as every writer of entries does
-   * ({@link dev.shardex.directory.LookupClaim}): a driver's claim of the value in flight (its entry
+   * ({@link dev.shardex.directory.lookup.LookupClaim}): a driver's claim of the value in flight (its entry
    * committed, its row not written yet) is then waited for, not taken for an orphan.
    */
   Added add(Lookup l, TableDef def, Object raw, String k) throws SQLException {
-    String v = dev.shardex.directory.LookupValue.of(raw);
-    try (dev.shardex.directory.LookupClaim lock = dev.shardex.directory.LookupClaim.autocommit(store)) {
+    String v = dev.shardex.directory.lookup.LookupValue.of(raw);
+    try (dev.shardex.directory.lookup.LookupClaim lock = dev.shardex.directory.lookup.LookupClaim.autocommit(store)) {
       lock.lock(l, v);
       lock.takeLocks();
       return addLocked(l, def, raw, v, k);

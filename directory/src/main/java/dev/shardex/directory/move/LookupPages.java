@@ -1,9 +1,9 @@
 package dev.shardex.directory.move;
 
 import dev.shardex.directory.DirectoryStore;
-import dev.shardex.directory.Lookup;
-import dev.shardex.directory.LookupValue;
-import dev.shardex.directory.TableDef;
+import dev.shardex.directory.lookup.Lookup;
+import dev.shardex.directory.lookup.LookupValue;
+import dev.shardex.vocabulary.TableDef;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;

@@ -1,13 +1,13 @@
 package dev.shardex.directory.move;
 
 import dev.shardex.directory.DirectoryStore;
-import dev.shardex.directory.Lookup;
-import dev.shardex.directory.LookupClaim;
-import dev.shardex.directory.LookupStore;
-import dev.shardex.directory.LookupValue;
-import dev.shardex.directory.Placement;
-import dev.shardex.directory.Shard;
-import dev.shardex.directory.TableDef;
+import dev.shardex.directory.catalog.Shard;
+import dev.shardex.directory.lookup.Lookup;
+import dev.shardex.directory.lookup.LookupClaim;
+import dev.shardex.directory.lookup.LookupStore;
+import dev.shardex.directory.lookup.LookupValue;
+import dev.shardex.directory.placement.Placement;
+import dev.shardex.vocabulary.TableDef;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;

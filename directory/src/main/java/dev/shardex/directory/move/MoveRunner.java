@@ -1,7 +1,7 @@
 package dev.shardex.directory.move;
 
-import dev.shardex.directory.ShardexError;
 import dev.shardex.directory.move.RebalancePlanner.PlannedMove;
+import dev.shardex.vocabulary.ShardexError;
 import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.List;

@@ -1,19 +1,13 @@
 package dev.shardex.directory.move;
 
-import dev.shardex.directory.Retry;
-
 import dev.shardex.directory.DirectoryStore;
-import dev.shardex.directory.KeySpace;
-import dev.shardex.directory.KeyType;
-import dev.shardex.directory.Placement;
-import dev.shardex.directory.Shard;
-import dev.shardex.directory.ShardStatus;
-import dev.shardex.directory.ShardexError;
-import dev.shardex.directory.TableDef;
-import dev.shardex.directory.TableKind;
+import dev.shardex.directory.Retry;
+import dev.shardex.directory.placement.Placement;
+import dev.shardex.vocabulary.KeyType;
+import dev.shardex.vocabulary.ShardexError;
+import dev.shardex.vocabulary.TableDef;
 import java.sql.Connection;
 import java.sql.SQLException;
-import java.util.Comparator;
 import java.util.List;
 import java.util.function.Consumer;
 
@@ -56,8 +50,7 @@ public final class Mover {
   private final DeltaSync delta;
   private final CapturedCopy captured;
   private volatile Consumer<MoveRecord> listener = m -> {};
-  /** Per move this process copied: the source's server-side digest in the copy's snapshot. */
-  private final java.util.Map<Long, String> sourceDigests = new java.util.concurrent.ConcurrentHashMap<>();
+  private final SourceRows source;
 
   public Mover(DirectoryStore store, ShardConnector shards, MoveOptions options, FaultHook faults) {
     this.store = store;
@@ -69,6 +62,7 @@ public final class Mover {
     this.copier = new KeyCopier(options.batchSize());
     this.delta = new DeltaSync(copier, options.batchSize());
     this.captured = new CapturedCopy(new ChangeDelta(delta, options.batchSize()));
+    this.source = new SourceRows(store, shards, journal, copier, captured);
   }
 
   public Mover(DirectoryStore store, ShardConnector shards) {
@@ -96,39 +90,7 @@ public final class Mover {
 
   /** Checks a move is possible and journals it (PLANNED); nothing changes until it runs. */
   public long plan(String keySpace, String key, int to) throws SQLException {
-    KeySpace space = store.keySpace(keySpace);
-    if (space == null) {
-      throw ShardexError.MOVE_REFUSED.exception(key, keySpace, "there is no such key space");
-    }
-    Placement p = store.lookup(keySpace, key);
-    if (p == null) {
-      throw ShardexError.MOVE_REFUSED.exception(key, keySpace, "the directory does not know this key (it has no rows yet)");
-    }
-    journal.refuseIfUnfinished(keySpace, key);
-    if (p.frozen()) {
-      throw ShardexError.MOVE_REFUSED.exception(key, keySpace, "it is FROZEN: another move is running ('shardex moves list')");
-    }
-    if (p.shardId() == to) {
-      throw ShardexError.MOVE_REFUSED.exception(key, keySpace, "it already lives on shard " + to);
-    }
-    Shard dest = shard(to);
-    if (dest == null || dest.status() != ShardStatus.ONLINE) {
-      throw ShardexError.MOVE_REFUSED.exception(key, keySpace, "destination shard " + to
-          + (dest == null ? " is not in the catalog" : " is " + dest.status() + "; only ONLINE shards take keys"));
-    }
-    Shard source = shard(p.shardId());
-    if (source != null && source.status() == ShardStatus.OFFLINE) {
-      throw ShardexError.MOVE_REFUSED.exception(key, keySpace, "source shard " + p.shardId() + " is OFFLINE");
-    }
-    long onDest;
-    try (Connection c = shards.connect(to)) {
-      KeyCopier.prepare(c);
-      onDest = copier.count(c, KeyCopier.shapes(c, tables(keySpace), to), space.keyType(), key);
-    }
-    if (onDest > 0) {
-      throw ShardexError.MOVE_REFUSED.exception(key, keySpace, "shard " + to + " already holds " + onDest
-          + " row(s) of it (left by something outside Shardex); check with 'shardex verify', remove them, then retry");
-    }
+    Placement p = new MoveRefusals(store, shards, journal, copier).check(keySpace, key, to);
     return journal.begin(keySpace, key, p.shardId(), to);
   }
 
@@ -203,8 +165,8 @@ public final class Mover {
    * PRECOPYING, the copy first deletes what an earlier attempt left.
    */
   private void precopy(MoveRecord m) throws SQLException {
-    KeyType type = keyType(m.keySpace());
-    List<TableDef> tables = tables(m.keySpace());
+    KeyType type = MoveCatalog.keyType(store, m.keySpace());
+    List<TableDef> tables = MoveCatalog.tables(store, m.keySpace());
     try (Connection src = shards.connect(m.from()); Connection dst = shards.connect(m.to())) {
       if (m.step() == MoveStep.PLANNED) {
         refuseForeignRows(m, dst, tables, type);
@@ -245,8 +207,8 @@ public final class Mover {
    * version), the delta from an empty destination is the full copy.
    */
   private void copy(MoveRecord m) throws SQLException {
-    KeyType type = keyType(m.keySpace());
-    List<TableDef> tables = tables(m.keySpace());
+    KeyType type = MoveCatalog.keyType(store, m.keySpace());
+    List<TableDef> tables = MoveCatalog.tables(store, m.keySpace());
     try (Connection src = shards.connect(m.from()); Connection dst = shards.connect(m.to())) {
       if (m.step() == MoveStep.DRAINED) {
         if (m.copied() == null) {
@@ -268,7 +230,7 @@ public final class Mover {
       Fingerprint copied = synced.copied();
       String how = "copied the delta (" + synced.delta() + ") and verified " + copied;
       if (copied != null) {
-        sourceDigests.put(m.id(), synced.sourceDigest());
+        source.copiedWithDigest(m.id(), synced.sourceDigest());
       } else {
         copied = Retry.onDeadlock(() -> copier.copy(src, m.from(), dst, m.to(), tables, type, m.key(), m.id()));
         how = "the delta did not verify; copied in full and verified " + copied;
@@ -294,8 +256,8 @@ public final class Mover {
     // made the copy (cheap under FROZEN); after a restart, the whole source is fingerprinted again.
     try (Connection src = shards.connect(m.from())) {
       KeyCopier.prepare(src);
-      List<TableShape> shapes = KeyCopier.shapes(src, tables(m.keySpace()), m.from());
-      String changed = sourceChange(m, src, shapes);
+      List<TableShape> shapes = KeyCopier.shapes(src, MoveCatalog.tables(store, m.keySpace()), m.from());
+      String changed = source.changeSinceCopy(m, src, shapes);
       if (changed != null) {
         throw ShardexError.COPY_MISMATCH.exception(m.id(), m.key(), m.to(), m.from(), "the source changed after the copy: "
             + changed, m.from());
@@ -311,29 +273,6 @@ public final class Mover {
 
   }
 
-  /**
-   * What changed on the source since the copy, or null: by the change record when this process ran
-   * the frozen round from it (cheap), else by the digest taken in the copy's snapshot, else (after
-   * a restart) by the whole key's digest or fingerprint against the journal's.
-   */
-  private String sourceChange(MoveRecord m, Connection src, List<TableShape> shapes) throws SQLException {
-    if (captured.checkedHere(m.id())) {
-      return captured.changedSince(src, shards, m);
-    }
-    String digest = sourceDigests.remove(m.id());
-    Object copied = digest != null ? digest : m.copied();
-    Object now = digest != null ? DeltaSync.quickDigest(src, shapes, keyType(m.keySpace()), m.key())
-        : current(m, src, shapes);
-    return now.equals(copied) ? null : "copied " + copied + ", source now " + now;
-  }
-
-  /** The source's rows of the key, fingerprinted the way the journal's copy was. */
-  private Fingerprint current(MoveRecord m, Connection src, List<TableShape> shapes) throws SQLException {
-    KeyType type = keyType(m.keySpace());
-    return KeyDigest.isDigest(m.copied()) ? KeyDigest.of(src, shapes, type, m.key()).fingerprint()
-        : copier.fingerprint(src, shapes, type, m.key(), false);
-  }
-
   private void deleteSource(MoveRecord m) throws SQLException {
     if (m.step() == MoveStep.FLIP_DRAINED) {
       journal.advance(m.id(), MoveStep.DELETING, null, "deleting " + m.copied() + " from shard " + m.from());
@@ -341,52 +280,12 @@ public final class Mover {
     }
     // A deadlock with writers of other keys on the source (row locks taken in another order) rolls
     // the whole transaction back: lock, check and delete again.
-    String detail = Retry.onDeadlock(() -> deleteSourceOnce(m)) + captured.release(shards, m);
+    String detail = Retry.onDeadlock(() -> source.delete(m)) + captured.release(shards, m);
     store.inTransaction(c -> {
       store.announceMove(c, m.keySpace(), m.key(), m.from(), m.to(), "DONE"); // nothing left to hide
       journal.advance(c, m.id(), MoveStep.DONE, null, null, detail);
       return null;
     });
-  }
-
-  /** Deletes the key's rows from the source in one shard transaction; returns the journal's detail. */
-  private String deleteSourceOnce(MoveRecord m) throws SQLException {
-    try (Connection src = shards.connect(m.from())) {
-      KeyCopier.prepare(src);
-      List<TableShape> shapes = KeyCopier.shapes(src, tables(m.keySpace()), m.from());
-      KeyType type = keyType(m.keySpace());
-      src.setTransactionIsolation(Connection.TRANSACTION_READ_COMMITTED); // no gap locks; reads see the locked rows
-      src.setAutoCommit(false);
-      try {
-        // Lock the key's rows by primary key (never a scan that would lock other keys' rows), then
-        // check them, and anything added since, against the copy.
-        var locked = copier.lockRows(src, shapes, type, m.key());
-        Fingerprint now = current(m, src, shapes);
-        boolean alreadyDeleted = now.rows() == 0; // a crash after the delete committed, before DONE
-        String changed = alreadyDeleted || now.equals(m.copied()) ? null : "copied " + m.copied() + ", source now " + now;
-        long deleted = 0;
-        if (changed == null && !alreadyDeleted) {
-          deleted = copier.deleteLocked(src, locked, type, m.key());
-          long left = copier.count(src, shapes, type, m.key());
-          if (left != 0 || deleted != now.rows()) {
-            changed = "copied " + m.copied() + "; deleting by primary key removed " + deleted + " and left " + left
-                + " row(s) (rows added meanwhile)";
-          }
-        }
-        if (changed != null) {
-          src.rollback();
-          journal.advance(m.id(), MoveStep.STOPPED, null, "source changed after the copy (" + changed + "); nothing deleted"
-              + captured.release(shards, m));
-          throw ShardexError.SOURCE_CHANGED.exception(m.id(), m.key(), m.from(), changed, m.to());
-        }
-        src.commit();
-        return "moved " + m.copied().rows() + " row(s) from shard " + m.from() + " to shard " + m.to()
-            + (alreadyDeleted ? "" : "; deleted " + deleted + " from the source");
-      } catch (SQLException | RuntimeException e) {
-        KeyCopier.rollbackQuietly(src, e);
-        throw e;
-      }
-    }
   }
 
   /** A failed step: roll back if the key has not flipped; otherwise leave it for resume. */
@@ -417,7 +316,8 @@ public final class Mover {
       try (Connection dst = shards.connect(m.to())) {
         KeyCopier.prepare(dst);
         dst.setAutoCommit(false);
-        copier.delete(dst, KeyCopier.shapes(dst, tables(m.keySpace()), m.to()), keyType(m.keySpace()), m.key());
+        List<TableShape> shapes = KeyCopier.shapes(dst, MoveCatalog.tables(store, m.keySpace()), m.to());
+        copier.delete(dst, shapes, MoveCatalog.keyType(store, m.keySpace()), m.key());
         dst.commit();
       } catch (SQLException e) {
         leftover = "; the partial copy on shard " + m.to() + " could not be deleted (" + e.getMessage()
@@ -436,24 +336,5 @@ public final class Mover {
       return null;
     });
     return journal.get(m.id());
-  }
-
-  private List<TableDef> tables(String keySpace) throws SQLException {
-    return store.tables().stream()
-        .filter(t -> t.kind() == TableKind.SHARDED && keySpace.equals(t.keySpace()))
-        .sorted(Comparator.comparing(TableDef::name))
-        .toList();
-  }
-
-  private KeyType keyType(String keySpace) throws SQLException {
-    KeySpace space = store.keySpace(keySpace);
-    if (space == null) {
-      throw ShardexError.DIRECTORY_STATE.exception("key space '" + keySpace + "' disappeared from the directory");
-    }
-    return space.keyType();
-  }
-
-  private Shard shard(int id) throws SQLException {
-    return store.shards().stream().filter(s -> s.id() == id).findFirst().orElse(null);
   }
 }

@@ -1,12 +1,12 @@
 package dev.shardex.directory.move;
 
 import dev.shardex.directory.DirectoryStore;
-import dev.shardex.directory.KeyType;
-import dev.shardex.directory.Shard;
-import dev.shardex.directory.ShardStatus;
-import dev.shardex.directory.ShardexError;
+import dev.shardex.directory.catalog.Shard;
+import dev.shardex.directory.catalog.ShardStatus;
 import dev.shardex.directory.move.RebalancePlanner.Plan;
 import dev.shardex.directory.move.RebalancePlanner.ShardLoad;
+import dev.shardex.vocabulary.KeyType;
+import dev.shardex.vocabulary.ShardexError;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.util.ArrayList;
@@ -89,7 +89,7 @@ public final class Rebalancer {
   }
 
   private KeyType keyType(String keySpace) throws SQLException {
-    dev.shardex.directory.KeySpace space = store.keySpace(keySpace);
+    dev.shardex.vocabulary.KeySpace space = store.keySpace(keySpace);
     if (space == null) {
       throw ShardexError.DIRECTORY_STATE.exception("key space '" + keySpace + "' is not in the directory; add it with 'shardex keyspaces add " + keySpace + "'");
     }

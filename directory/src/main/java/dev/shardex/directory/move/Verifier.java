@@ -1,14 +1,14 @@
 package dev.shardex.directory.move;
 
-import dev.shardex.directory.DirectoryStore;
 import dev.shardex.directory.DirectoryStore.KeyEntry;
-import dev.shardex.directory.KeySpace;
-import dev.shardex.directory.KeyState;
-import dev.shardex.directory.KeyType;
-import dev.shardex.directory.Placement;
-import dev.shardex.directory.Shard;
-import dev.shardex.directory.TableDef;
-import dev.shardex.directory.TableKind;
+import dev.shardex.directory.DirectoryStore;
+import dev.shardex.directory.catalog.Shard;
+import dev.shardex.directory.placement.KeyState;
+import dev.shardex.directory.placement.Placement;
+import dev.shardex.vocabulary.KeySpace;
+import dev.shardex.vocabulary.KeyType;
+import dev.shardex.vocabulary.TableDef;
+import dev.shardex.vocabulary.TableKind;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.util.ArrayList;

@@ -7,10 +7,10 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.shardex.directory.DirectoryStore;
-import dev.shardex.directory.KeySpace;
-import dev.shardex.directory.TableDef;
 import dev.shardex.directory.move.RebalancePlanner.Plan;
 import dev.shardex.directory.move.RebalancePlanner.ShardBalance;
+import dev.shardex.vocabulary.KeySpace;
+import dev.shardex.vocabulary.TableDef;
 import java.sql.SQLException;
 import java.util.List;
 import org.junit.jupiter.api.BeforeEach;

@@ -9,10 +9,10 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.shardex.directory.DirectoryStore;
-import dev.shardex.directory.KeyState;
-import dev.shardex.directory.Placement;
-import dev.shardex.directory.ShardexError;
-import dev.shardex.directory.TableDef;
+import dev.shardex.directory.placement.KeyState;
+import dev.shardex.directory.placement.Placement;
+import dev.shardex.vocabulary.ShardexError;
+import dev.shardex.vocabulary.TableDef;
 import java.sql.SQLException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;

@@ -1,7 +1,7 @@
 package dev.shardex.driver.events;
 
 import com.zaxxer.hikari.HikariConfig;
-import dev.shardex.directory.Shard;
+import dev.shardex.directory.catalog.Shard;
 import dev.shardex.driver.sql.RouteTemplate;
 import java.sql.Connection;
 import java.sql.SQLException;

@@ -3,7 +3,7 @@ package dev.shardex.driver.events;
 import com.zaxxer.hikari.HikariPoolMXBean;
 import dev.shardex.directory.Directory;
 import dev.shardex.directory.DirectoryStats;
-import dev.shardex.directory.Shard;
+import dev.shardex.directory.catalog.Shard;
 import dev.shardex.driver.execute.ShardPools;
 import java.sql.Connection;
 import java.sql.SQLException;

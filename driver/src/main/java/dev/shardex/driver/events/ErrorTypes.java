@@ -1,7 +1,7 @@
 package dev.shardex.driver.events;
 
-import dev.shardex.directory.ErrorKind;
-import dev.shardex.directory.ShardexError;
+import dev.shardex.vocabulary.ErrorKind;
+import dev.shardex.vocabulary.ShardexError;
 import java.sql.SQLException;
 import java.util.EnumSet;
 import java.util.Set;

@@ -1,7 +1,7 @@
 package dev.shardex.driver.events;
 
 import com.zaxxer.hikari.HikariConfig;
-import dev.shardex.directory.Shard;
+import dev.shardex.directory.catalog.Shard;
 import java.sql.SQLException;
 import java.util.concurrent.Executor;
 

@@ -1,7 +1,7 @@
 package dev.shardex.driver.execute;
 
-import dev.shardex.directory.Shard;
-import dev.shardex.directory.ShardexError;
+import dev.shardex.directory.catalog.Shard;
+import dev.shardex.vocabulary.ShardexError;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.sql.Statement;

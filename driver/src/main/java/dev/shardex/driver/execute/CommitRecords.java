@@ -1,8 +1,8 @@
 package dev.shardex.driver.execute;
 
-import dev.shardex.directory.ErrorKind;
-import dev.shardex.directory.MysqlError;
-import dev.shardex.directory.Shard;
+import dev.shardex.directory.catalog.Shard;
+import dev.shardex.vocabulary.ErrorKind;
+import dev.shardex.vocabulary.MysqlError;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;

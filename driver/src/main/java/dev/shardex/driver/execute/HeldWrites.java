@@ -1,7 +1,7 @@
 package dev.shardex.driver.execute;
 
-import dev.shardex.directory.ShardexError;
 import dev.shardex.driver.route.RoutePlan;
+import dev.shardex.vocabulary.ShardexError;
 import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.List;
@@ -20,7 +20,7 @@ import java.util.TreeMap;
  * reads tolerate and {@code shardex lookups verify --repair} deletes.
  *
  * <p>An INSERT's claim commits its entries before the write (and holds the values' locks until
- * the rows are written, see {@link dev.shardex.directory.LookupClaim}), so its rows need no hold
+ * the rows are written, see {@link dev.shardex.directory.lookup.LookupClaim}), so its rows need no hold
  * for that: only rows over several shards are held, so that the statement applies on all or none,
  * as one server's would. A batch of INSERTs is held as before: one commit per shard instead of
  * one per entry. Inside a transaction the shards commit at the application's commit,

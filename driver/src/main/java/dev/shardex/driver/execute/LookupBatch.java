@@ -1,8 +1,8 @@
 package dev.shardex.driver.execute;
 
 import dev.shardex.directory.Directory;
-import dev.shardex.directory.LookupClaim;
-import dev.shardex.directory.LookupValue;
+import dev.shardex.directory.lookup.LookupClaim;
+import dev.shardex.directory.lookup.LookupValue;
 import dev.shardex.driver.route.LookupWork;
 import dev.shardex.driver.route.RoutePlan;
 import java.sql.SQLException;

@@ -1,8 +1,8 @@
 package dev.shardex.driver.execute;
 
 import dev.shardex.directory.Directory;
-import dev.shardex.directory.Placement;
-import dev.shardex.directory.TableDef;
+import dev.shardex.directory.placement.Placement;
+import dev.shardex.vocabulary.TableDef;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;

@@ -1,14 +1,14 @@
 package dev.shardex.driver.execute;
 
-import dev.shardex.directory.MysqlError;
 import dev.shardex.directory.Directory;
-import dev.shardex.directory.ErrorKind;
-import dev.shardex.directory.Lookup;
-import dev.shardex.directory.LookupClaim;
-import dev.shardex.directory.TableDef;
+import dev.shardex.directory.lookup.Lookup;
+import dev.shardex.directory.lookup.LookupClaim;
 import dev.shardex.driver.route.Fanout;
 import dev.shardex.driver.route.LookupWork;
 import dev.shardex.driver.route.RoutePlan;
+import dev.shardex.vocabulary.ErrorKind;
+import dev.shardex.vocabulary.MysqlError;
+import dev.shardex.vocabulary.TableDef;
 import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.List;

@@ -1,11 +1,11 @@
 package dev.shardex.driver.execute;
 
 import dev.shardex.directory.Directory;
-import dev.shardex.directory.LookupClaim;
-import dev.shardex.directory.ShardexError;
-import dev.shardex.directory.TableDef;
+import dev.shardex.directory.lookup.LookupClaim;
 import dev.shardex.driver.route.LookupWork;
 import dev.shardex.driver.route.RoutePlan;
+import dev.shardex.vocabulary.ShardexError;
+import dev.shardex.vocabulary.TableDef;
 import java.sql.SQLException;
 import java.util.List;
 

@@ -1,14 +1,14 @@
 package dev.shardex.driver.execute;
 
 import dev.shardex.directory.Directory;
-import dev.shardex.directory.Lookup;
-import dev.shardex.directory.LookupClaim;
-import dev.shardex.directory.LookupValue;
-import dev.shardex.directory.ShardexError;
+import dev.shardex.directory.lookup.Lookup;
+import dev.shardex.directory.lookup.LookupClaim;
+import dev.shardex.directory.lookup.LookupValue;
 import dev.shardex.driver.route.LookupWork;
 import dev.shardex.driver.route.RoutePlan;
 import dev.shardex.driver.sql.LookupSelect;
 import dev.shardex.driver.sql.StatementType;
+import dev.shardex.vocabulary.ShardexError;
 import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.List;

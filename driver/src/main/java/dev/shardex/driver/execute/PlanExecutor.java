@@ -1,12 +1,12 @@
 package dev.shardex.driver.execute;
 
-import dev.shardex.directory.ShardexError;
 import dev.shardex.driver.merge.Closing;
-import dev.shardex.driver.merge.SortedMergeResultSet;
 import dev.shardex.driver.merge.InMemoryResults;
 import dev.shardex.driver.merge.ShardResultSet;
+import dev.shardex.driver.merge.SortedMergeResultSet;
 import dev.shardex.driver.route.Fanout;
 import dev.shardex.driver.route.RoutePlan;
+import dev.shardex.vocabulary.ShardexError;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;

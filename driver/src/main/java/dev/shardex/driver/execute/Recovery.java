@@ -1,8 +1,8 @@
 package dev.shardex.driver.execute;
 
 import dev.shardex.directory.Directory;
-import dev.shardex.directory.Shard;
-import dev.shardex.directory.XaLog;
+import dev.shardex.directory.catalog.Shard;
+import dev.shardex.directory.xa.XaLog;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;

@@ -1,7 +1,7 @@
 package dev.shardex.driver.execute;
 
-import dev.shardex.directory.ShardexError;
 import dev.shardex.driver.sql.SessionFunctions;
+import dev.shardex.vocabulary.ShardexError;
 import java.sql.SQLException;
 
 /**

@@ -1,9 +1,9 @@
 package dev.shardex.driver.execute;
 
-import dev.shardex.directory.ErrorKind;
 import dev.shardex.directory.Redact;
-import dev.shardex.directory.Shard;
-import dev.shardex.directory.ShardexError;
+import dev.shardex.directory.catalog.Shard;
+import dev.shardex.vocabulary.ErrorKind;
+import dev.shardex.vocabulary.ShardexError;
 import java.sql.SQLException;
 
 /**

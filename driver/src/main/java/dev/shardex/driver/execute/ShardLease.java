@@ -1,7 +1,7 @@
 package dev.shardex.driver.execute;
 
-import dev.shardex.directory.ErrorKind;
-import dev.shardex.directory.Shard;
+import dev.shardex.directory.catalog.Shard;
+import dev.shardex.vocabulary.ErrorKind;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;

@@ -1,12 +1,12 @@
 package dev.shardex.driver.execute;
 
-import dev.shardex.directory.ErrorKind;
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
 import dev.shardex.directory.Directory;
 import dev.shardex.directory.Redact;
-import dev.shardex.directory.Shard;
-import dev.shardex.directory.ShardexError;
+import dev.shardex.directory.catalog.Shard;
+import dev.shardex.vocabulary.ErrorKind;
+import dev.shardex.vocabulary.ShardexError;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.util.Map;

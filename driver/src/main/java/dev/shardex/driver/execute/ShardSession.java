@@ -1,8 +1,8 @@
 package dev.shardex.driver.execute;
 
 import dev.shardex.directory.Directory;
-import dev.shardex.directory.Shard;
-import dev.shardex.directory.ShardexError;
+import dev.shardex.directory.catalog.Shard;
+import dev.shardex.vocabulary.ShardexError;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.sql.Statement;
@@ -251,7 +251,7 @@ public final class ShardSession implements ShardAccess, dev.shardex.driver.event
   }
 
   /** As {@link #settle(List)}, with the key marks the route context kept (they stay for the caller's check). */
-  public void settle(dev.shardex.directory.KeyMarks marks, List<AutoCloseable> guards) {
+  public void settle(dev.shardex.directory.placement.KeyMarks marks, List<AutoCloseable> guards) {
     tx.settle(marks, guards, state.autoCommit);
   }
 

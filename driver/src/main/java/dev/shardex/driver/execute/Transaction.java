@@ -1,7 +1,7 @@
 package dev.shardex.driver.execute;
 
 import dev.shardex.directory.Directory;
-import dev.shardex.directory.ShardexError;
+import dev.shardex.vocabulary.ShardexError;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.util.ArrayList;
@@ -121,16 +121,16 @@ final class Transaction {
     if (autoCommit) {
       Directory.release(guards);
     } else {
-      heldGuards.addAll(dev.shardex.directory.ReadMarks.release(guards)); // a read's ticket ends with its answer
+      heldGuards.addAll(dev.shardex.directory.placement.ReadMarks.release(guards)); // a read's ticket ends with its answer
     }
   }
 
   /**
    * As {@link #settle(List, boolean)}, for a statement whose key marks its route context kept: its writes
    * end now in autocommit, or are held (as guards) until the transaction ends; its read marks stay
-   * for the caller's {@link dev.shardex.directory.KeyMarks#current} check.
+   * for the caller's {@link dev.shardex.directory.placement.KeyMarks#current} check.
    */
-  void settle(dev.shardex.directory.KeyMarks marks, List<AutoCloseable> guards, boolean autoCommit) {
+  void settle(dev.shardex.directory.placement.KeyMarks marks, List<AutoCloseable> guards, boolean autoCommit) {
     if (marks.hasWrites()) {
       if (autoCommit) {
         marks.releaseWrites();
@@ -189,7 +189,7 @@ final class Transaction {
       endAtomic(commit);
     } else if (mode == TransactionMode.XA) {
       if (gtrid != null) {
-        XaCoordinator.finish(inTransaction(), gtrid, commit, new dev.shardex.directory.XaLog(directory.store()),
+        XaCoordinator.finish(inTransaction(), gtrid, commit, new dev.shardex.directory.xa.XaLog(directory.store()),
             directory.clientId());
       }
     } else if (mode == TransactionMode.BEST_EFFORT && commit && pinned.size() > 1) {

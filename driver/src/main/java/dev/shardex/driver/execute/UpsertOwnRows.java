@@ -1,9 +1,9 @@
 package dev.shardex.driver.execute;
 
-import dev.shardex.directory.LookupValue;
-import dev.shardex.directory.TableDef;
+import dev.shardex.directory.lookup.LookupValue;
 import dev.shardex.driver.route.LookupWork;
 import dev.shardex.driver.route.UpsertWork;
+import dev.shardex.vocabulary.TableDef;
 import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.Arrays;

@@ -1,12 +1,12 @@
 package dev.shardex.driver.execute;
 
 import dev.shardex.directory.Directory;
-import dev.shardex.directory.Lookup;
-import dev.shardex.directory.Placement;
-import dev.shardex.directory.ShardexError;
-import dev.shardex.directory.TableDef;
+import dev.shardex.directory.lookup.Lookup;
+import dev.shardex.directory.placement.Placement;
 import dev.shardex.driver.route.UpsertWork;
 import dev.shardex.driver.sql.UpsertUpdate;
+import dev.shardex.vocabulary.ShardexError;
+import dev.shardex.vocabulary.TableDef;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;
 import java.util.ArrayList;

@@ -1,12 +1,12 @@
 package dev.shardex.driver.execute;
 
-import dev.shardex.directory.Lookup;
-import dev.shardex.directory.LookupValue;
-import dev.shardex.directory.ShardexError;
-import dev.shardex.directory.TableDef;
+import dev.shardex.directory.lookup.Lookup;
+import dev.shardex.directory.lookup.LookupValue;
 import dev.shardex.driver.execute.UpsertRun.Held;
 import dev.shardex.driver.route.LookupWork;
 import dev.shardex.driver.route.UpsertWork;
+import dev.shardex.vocabulary.ShardexError;
+import dev.shardex.vocabulary.TableDef;
 import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.List;

@@ -1,8 +1,8 @@
 package dev.shardex.driver.execute;
 
 import dev.shardex.directory.Directory;
-import dev.shardex.directory.ShardexError;
-import dev.shardex.directory.XaLog;
+import dev.shardex.directory.xa.XaLog;
+import dev.shardex.vocabulary.ShardexError;
 import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;

@@ -1,6 +1,5 @@
 package dev.shardex.driver.jdbc;
 
-import dev.shardex.directory.ShardexError;
 import dev.shardex.driver.execute.ShardAccess;
 import dev.shardex.driver.execute.ShardLease;
 import dev.shardex.driver.route.Fanout;
@@ -9,6 +8,7 @@ import dev.shardex.driver.route.RoutePlan;
 import dev.shardex.driver.sql.Analysis;
 import dev.shardex.driver.sql.RouteTemplate;
 import dev.shardex.driver.sql.ShardSql;
+import dev.shardex.vocabulary.ShardexError;
 import java.sql.BatchUpdateException;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;
@@ -168,7 +168,7 @@ final class BatchRunner {
   /** A batch runs its entries per shard, out of order: an entry cannot read the values the ones before it leave. */
   private static void refuseSessionReads(RouteTemplate t, String sql) throws SQLException {
     if (t.readsSession()) {
-      throw dev.shardex.directory.ShardexError.UNSUPPORTED.exception("LAST_INSERT_ID(), ROW_COUNT() or FOUND_ROWS() in the batch"
+      throw dev.shardex.vocabulary.ShardexError.UNSUPPORTED.exception("LAST_INSERT_ID(), ROW_COUNT() or FOUND_ROWS() in the batch"
           + " entry '" + dev.shardex.driver.sql.SqlLexer.abbreviate(sql) + "' (a batch runs per shard, not in order)",
           "execute that statement on its own, after the statements whose values it reads");
     }

@@ -1,10 +1,10 @@
 package dev.shardex.driver.jdbc;
 
-import dev.shardex.directory.Lookup;
-import dev.shardex.directory.TableDef;
+import dev.shardex.directory.lookup.Lookup;
 import dev.shardex.driver.Cluster;
 import dev.shardex.driver.route.TableSchemas;
 import dev.shardex.driver.sql.JoinSplitter;
+import dev.shardex.vocabulary.TableDef;
 import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.List;

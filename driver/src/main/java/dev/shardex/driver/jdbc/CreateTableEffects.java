@@ -1,13 +1,13 @@
 package dev.shardex.driver.jdbc;
 
 import dev.shardex.directory.Directory;
-import dev.shardex.directory.TableDef;
-import dev.shardex.directory.TableKind;
 import dev.shardex.driver.route.RoutePlan;
 import dev.shardex.driver.sql.AutoIncrement;
 import dev.shardex.driver.sql.Ddl;
 import dev.shardex.driver.sql.Hints;
 import dev.shardex.driver.sql.RouteTemplate;
+import dev.shardex.vocabulary.TableDef;
+import dev.shardex.vocabulary.TableKind;
 import java.sql.SQLException;
 import java.sql.SQLWarning;
 import java.util.Locale;
@@ -54,7 +54,7 @@ final class CreateTableEffects {
       // CREATE TABLE IF NOT EXISTS over a table that has rows (made before Shardex, or undeclared):
       // the sequence starts after the largest id on any shard, as AUTO_INCREMENT would
       dir.startSequenceAfter(def.name(), column,
-          dev.shardex.directory.SequenceStore.largestOnShards(def.name(), column, plan.shards(), shards));
+          dev.shardex.directory.sequence.SequenceStore.largestOnShards(def.name(), column, plan.shards(), shards));
     }
     if (declaration != null && def.kind() == TableKind.SHARDED) {
       for (Hints.LookupSpec l : declaration.lookups()) {

@@ -1,11 +1,11 @@
 package dev.shardex.driver.jdbc;
 
-import dev.shardex.directory.ShardexError;
 import dev.shardex.driver.Cluster;
 import dev.shardex.driver.plan.Derive;
 import dev.shardex.driver.plan.Operator;
 import dev.shardex.driver.sql.DerivedCut;
 import dev.shardex.driver.sql.RouteTemplate;
+import dev.shardex.vocabulary.ShardexError;
 import java.sql.SQLException;
 
 /**

@@ -1,6 +1,5 @@
 package dev.shardex.driver.jdbc;
 
-import dev.shardex.directory.ShardexError;
 import dev.shardex.driver.Cluster;
 import dev.shardex.driver.execute.Metrics;
 import dev.shardex.driver.execute.Outcome;
@@ -17,6 +16,7 @@ import dev.shardex.driver.sql.Analysis;
 import dev.shardex.driver.sql.Analyzer;
 import dev.shardex.driver.sql.SqlLexer;
 import dev.shardex.driver.sql.StatementType;
+import dev.shardex.vocabulary.ShardexError;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.sql.Types;

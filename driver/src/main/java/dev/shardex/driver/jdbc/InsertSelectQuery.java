@@ -1,6 +1,5 @@
 package dev.shardex.driver.jdbc;
 
-import dev.shardex.directory.ShardexError;
 import dev.shardex.driver.Cluster;
 import dev.shardex.driver.execute.Outcome;
 import dev.shardex.driver.execute.ShardSession;
@@ -9,6 +8,7 @@ import dev.shardex.driver.plan.InsertRows;
 import dev.shardex.driver.plan.Runner;
 import dev.shardex.driver.sql.InsertSelectCut;
 import dev.shardex.driver.sql.RouteTemplate;
+import dev.shardex.vocabulary.ShardexError;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.List;

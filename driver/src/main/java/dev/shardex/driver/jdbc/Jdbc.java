@@ -1,7 +1,7 @@
 package dev.shardex.driver.jdbc;
 
-import dev.shardex.directory.ShardexError;
 import dev.shardex.driver.sql.SqlLexer;
+import dev.shardex.vocabulary.ShardexError;
 import java.sql.SQLException;
 import java.sql.SQLFeatureNotSupportedException;
 

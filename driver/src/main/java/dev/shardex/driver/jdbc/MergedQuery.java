@@ -1,6 +1,5 @@
 package dev.shardex.driver.jdbc;
 
-import dev.shardex.directory.ShardexError;
 import dev.shardex.driver.Cluster;
 import dev.shardex.driver.execute.Outcome;
 import dev.shardex.driver.execute.ShardCall;
@@ -13,6 +12,7 @@ import dev.shardex.driver.plan.Values;
 import dev.shardex.driver.route.RoutePlan;
 import dev.shardex.driver.route.Router;
 import dev.shardex.driver.sql.MergeSpec;
+import dev.shardex.vocabulary.ShardexError;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;
 import java.sql.Statement;

@@ -1,6 +1,6 @@
 package dev.shardex.driver.jdbc;
 
-import dev.shardex.directory.ShardexError;
+import dev.shardex.vocabulary.ShardexError;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;
 import java.util.Arrays;
@@ -86,7 +86,7 @@ public final class Parameters {
 
   private Binder binder(int i, int expected) throws SQLException {
     if (i >= binders.length || binders[i] == null) {
-      throw dev.shardex.directory.ShardexError.PARAMETER_NOT_SET.exception(i + 1, expected);
+      throw dev.shardex.vocabulary.ShardexError.PARAMETER_NOT_SET.exception(i + 1, expected);
     }
     return binders[i];
   }

@@ -1,12 +1,12 @@
 package dev.shardex.driver.jdbc;
 
-import dev.shardex.directory.ShardexError;
-import dev.shardex.directory.TableDef;
 import dev.shardex.driver.Cluster;
+import dev.shardex.driver.execute.LookupWrites;
 import dev.shardex.driver.execute.Outcome;
-import dev.shardex.driver.plan.Runner;
 import dev.shardex.driver.execute.ShardCall;
 import dev.shardex.driver.execute.ShardSession;
+import dev.shardex.driver.plan.Runner;
+import dev.shardex.driver.route.LookupWork;
 import dev.shardex.driver.route.PendingRoute;
 import dev.shardex.driver.route.RouteContext;
 import dev.shardex.driver.route.RoutePlan;
@@ -14,11 +14,11 @@ import dev.shardex.driver.sql.KeyPredicate;
 import dev.shardex.driver.sql.RouteTemplate;
 import dev.shardex.driver.sql.StatementType;
 import dev.shardex.driver.sql.TableRef;
+import dev.shardex.vocabulary.ShardexError;
+import dev.shardex.vocabulary.TableDef;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.LinkedHashMap;
-import dev.shardex.driver.execute.LookupWrites;
-import dev.shardex.driver.route.LookupWork;
 import java.util.List;
 import java.util.Map;
 

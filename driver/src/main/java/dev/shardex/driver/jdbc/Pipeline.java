@@ -1,6 +1,5 @@
 package dev.shardex.driver.jdbc;
 
-import dev.shardex.directory.ShardexError;
 import dev.shardex.driver.Cluster;
 import dev.shardex.driver.execute.LookupWrites;
 import dev.shardex.driver.execute.Outcome;
@@ -16,6 +15,7 @@ import dev.shardex.driver.route.Router;
 import dev.shardex.driver.sql.RouteTemplate;
 import dev.shardex.driver.sql.SqlLexer;
 import dev.shardex.driver.sql.StatementType;
+import dev.shardex.vocabulary.ShardexError;
 import java.sql.SQLException;
 import java.sql.SQLWarning;
 import java.sql.Statement;

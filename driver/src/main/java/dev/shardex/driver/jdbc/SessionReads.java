@@ -1,12 +1,12 @@
 package dev.shardex.driver.jdbc;
 
-import dev.shardex.directory.ShardexError;
 import dev.shardex.driver.execute.SessionValues;
 import dev.shardex.driver.execute.ShardCall;
 import dev.shardex.driver.execute.ShardLease;
 import dev.shardex.driver.route.RoutePlan;
 import dev.shardex.driver.sql.SessionFunctions;
 import dev.shardex.driver.sql.SqlLexer;
+import dev.shardex.vocabulary.ShardexError;
 import java.math.BigInteger;
 import java.sql.ResultSet;
 import java.sql.SQLException;

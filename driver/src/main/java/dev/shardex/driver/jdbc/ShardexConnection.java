@@ -1,6 +1,5 @@
 package dev.shardex.driver.jdbc;
 
-import dev.shardex.directory.ShardexError;
 import dev.shardex.driver.Cluster;
 import dev.shardex.driver.execute.Outcome;
 import dev.shardex.driver.execute.ShardCall;
@@ -8,6 +7,7 @@ import dev.shardex.driver.execute.ShardLease;
 import dev.shardex.driver.execute.ShardSession;
 import dev.shardex.driver.route.RoutePlan;
 import dev.shardex.driver.sql.RouteTemplate;
+import dev.shardex.vocabulary.ShardexError;
 import java.sql.Connection;
 import java.sql.DatabaseMetaData;
 import java.sql.PreparedStatement;

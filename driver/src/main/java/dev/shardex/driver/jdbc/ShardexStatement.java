@@ -1,11 +1,11 @@
 package dev.shardex.driver.jdbc;
 
-import dev.shardex.directory.ShardexError;
 import dev.shardex.driver.execute.Outcome;
 import dev.shardex.driver.execute.ShardCall;
 import dev.shardex.driver.execute.ShardLease;
 import dev.shardex.driver.route.RoutePlan;
 import dev.shardex.driver.sql.Analysis;
+import dev.shardex.vocabulary.ShardexError;
 import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;

@@ -1,6 +1,6 @@
 package dev.shardex.driver.merge;
 
-import dev.shardex.directory.ShardexError;
+import dev.shardex.vocabulary.ShardexError;
 import java.math.BigDecimal;
 import java.math.MathContext;
 import java.sql.SQLException;
@@ -52,7 +52,7 @@ public final class HavingEvaluator {
       return Boolean.TRUE.equals(truth(eval(having, row)));
     } catch (ClassCastException e) {
       // an operator applied to a value of another kind (NOT 'text', 'text' + 1): MySQL would coerce
-      throw dev.shardex.directory.ShardexError.UNSUPPORTED.exception("HAVING '" + having + "' across shards",
+      throw dev.shardex.vocabulary.ShardexError.UNSUPPORTED.exception("HAVING '" + having + "' across shards",
           "it applies an operator to a value of another type (" + e.getMessage() + "); cast the value or filter in the application");
     }
   }
@@ -72,7 +72,7 @@ public final class HavingEvaluator {
       return null;
     } else if (e instanceof JdbcParameter p) {
       if (p.getIndex() < 1 || p.getIndex() > values.length) {
-        throw dev.shardex.directory.ShardexError.UNSUPPORTED.exception("a ? in HAVING without a bound value",
+        throw dev.shardex.vocabulary.ShardexError.UNSUPPORTED.exception("a ? in HAVING without a bound value",
             "bind it on a PreparedStatement (a plain Statement cannot carry ?)");
       }
       return values[p.getIndex() - 1];

@@ -24,7 +24,7 @@ public final class JoinedMetaData implements ResultSetMetaData {
 
   private ResultSetMetaData m(int c) throws SQLException {
     if (c < 1 || c > side.length) {
-      throw dev.shardex.directory.ShardexError.COLUMN_INDEX.exception(c, side.length);
+      throw dev.shardex.vocabulary.ShardexError.COLUMN_INDEX.exception(c, side.length);
     }
     return sides[side[c - 1]];
   }
@@ -143,7 +143,7 @@ public final class JoinedMetaData implements ResultSetMetaData {
     if (iface.isInstance(this)) {
       return iface.cast(this);
     }
-    throw dev.shardex.directory.ShardexError.UNSUPPORTED.exception("unwrap to " + iface.getName(), "use ResultSetMetaData");
+    throw dev.shardex.vocabulary.ShardexError.UNSUPPORTED.exception("unwrap to " + iface.getName(), "use ResultSetMetaData");
   }
 
   @Override

@@ -1,6 +1,6 @@
 package dev.shardex.driver.merge;
 
-import dev.shardex.directory.ShardexError;
+import dev.shardex.vocabulary.ShardexError;
 import java.math.BigDecimal;
 import java.sql.Date;
 import java.sql.ResultSet;
@@ -56,10 +56,10 @@ public final class RowsResultSet extends DelegatingResultSet {
 
   private Cell cell(int column) throws SQLException {
     if (cursor < 0 || cursor >= rows.size()) {
-      throw dev.shardex.directory.ShardexError.NO_CURRENT_ROW.exception();
+      throw dev.shardex.vocabulary.ShardexError.NO_CURRENT_ROW.exception();
     }
     if (column < 1 || column > meta.getColumnCount()) {
-      throw dev.shardex.directory.ShardexError.COLUMN_INDEX.exception(column, meta.getColumnCount());
+      throw dev.shardex.vocabulary.ShardexError.COLUMN_INDEX.exception(column, meta.getColumnCount());
     }
     Cell c = rows.get(cursor)[column - 1];
     wasNull = c.value() == null;
@@ -81,7 +81,7 @@ public final class RowsResultSet extends DelegatingResultSet {
         return i;
       }
     }
-    throw dev.shardex.directory.ShardexError.COLUMN_NOT_FOUND.exception(label);
+    throw dev.shardex.vocabulary.ShardexError.COLUMN_NOT_FOUND.exception(label);
   }
 
   @Override

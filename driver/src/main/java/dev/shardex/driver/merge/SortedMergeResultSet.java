@@ -91,7 +91,7 @@ public final class SortedMergeResultSet extends DelegatingResultSet {
   @Override
   protected ResultSet rs() throws SQLException {
     if (current == null) {
-      throw dev.shardex.directory.ShardexError.NO_CURRENT_ROW.exception();
+      throw dev.shardex.vocabulary.ShardexError.NO_CURRENT_ROW.exception();
     }
     return current.rs;
   }

@@ -1,9 +1,9 @@
 package dev.shardex.driver.plan;
 
-import dev.shardex.directory.ShardexError;
+import dev.shardex.driver.merge.DelegatingResultSet;
 import dev.shardex.driver.sql.DerivedCut;
 import dev.shardex.driver.sql.JoinSplitter;
-import dev.shardex.driver.merge.DelegatingResultSet;
+import dev.shardex.vocabulary.ShardexError;
 import java.sql.ResultSet;
 import java.sql.ResultSetMetaData;
 import java.sql.SQLException;

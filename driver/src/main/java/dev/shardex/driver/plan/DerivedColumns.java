@@ -1,8 +1,8 @@
 package dev.shardex.driver.plan;
 
-import dev.shardex.directory.ShardexError;
 import dev.shardex.driver.sql.JoinAggregates;
 import dev.shardex.driver.sql.JoinSplitter;
+import dev.shardex.vocabulary.ShardexError;
 import java.sql.ResultSetMetaData;
 import java.sql.SQLException;
 import java.sql.Types;

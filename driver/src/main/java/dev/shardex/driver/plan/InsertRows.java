@@ -1,8 +1,8 @@
 package dev.shardex.driver.plan;
 
-import dev.shardex.directory.ShardexError;
 import dev.shardex.driver.merge.Cell;
 import dev.shardex.driver.sql.InsertSelectCut;
+import dev.shardex.vocabulary.ShardexError;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.List;

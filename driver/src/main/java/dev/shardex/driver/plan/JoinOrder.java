@@ -1,9 +1,9 @@
 package dev.shardex.driver.plan;
 
-import dev.shardex.directory.ShardexError;
 import dev.shardex.driver.merge.Cell;
 import dev.shardex.driver.merge.ValueOrder;
 import dev.shardex.driver.sql.JoinSplit;
+import dev.shardex.vocabulary.ShardexError;
 import java.sql.ResultSetMetaData;
 import java.sql.SQLException;
 import java.util.Comparator;

@@ -1,11 +1,11 @@
 package dev.shardex.driver.plan;
 
-import dev.shardex.directory.ShardexError;
 import dev.shardex.driver.merge.Cell;
 import dev.shardex.driver.merge.JoinedMetaData;
 import dev.shardex.driver.merge.RowsResultSet;
 import dev.shardex.driver.sql.JoinSplit;
 import dev.shardex.driver.sql.ValueSource;
+import dev.shardex.vocabulary.ShardexError;
 import java.math.BigDecimal;
 import java.math.BigInteger;
 import java.sql.ResultSet;

@@ -1,9 +1,9 @@
 package dev.shardex.driver.plan;
 
-import dev.shardex.directory.ShardexError;
 import dev.shardex.driver.sql.NumberedParameters;
-import dev.shardex.driver.sql.SubqueryPullOut;
 import dev.shardex.driver.sql.SubqueryPullOut.Kind;
+import dev.shardex.driver.sql.SubqueryPullOut;
+import dev.shardex.vocabulary.ShardexError;
 import java.sql.ResultSet;
 import java.sql.ResultSetMetaData;
 import java.sql.SQLException;

@@ -1,7 +1,7 @@
 package dev.shardex.driver.plan;
 
-import dev.shardex.directory.ShardexError;
 import dev.shardex.driver.sql.JoinPushdown;
+import dev.shardex.vocabulary.ShardexError;
 import java.sql.ResultSet;
 import java.sql.ResultSetMetaData;
 import java.sql.SQLException;

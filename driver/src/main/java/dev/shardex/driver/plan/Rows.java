@@ -1,8 +1,8 @@
 package dev.shardex.driver.plan;
 
-import dev.shardex.directory.ShardexError;
 import dev.shardex.driver.merge.Cell;
 import dev.shardex.driver.merge.RowsResultSet;
+import dev.shardex.vocabulary.ShardexError;
 import java.sql.ResultSet;
 import java.sql.ResultSetMetaData;
 import java.sql.SQLException;

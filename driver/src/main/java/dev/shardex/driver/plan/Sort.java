@@ -1,9 +1,9 @@
 package dev.shardex.driver.plan;
 
-import dev.shardex.directory.MysqlError;
 import dev.shardex.driver.merge.Cell;
 import dev.shardex.driver.merge.ValueOrder;
 import dev.shardex.driver.sql.MergeSpec.SortKey;
+import dev.shardex.vocabulary.MysqlError;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.ArrayList;

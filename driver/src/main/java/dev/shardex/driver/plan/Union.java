@@ -1,9 +1,9 @@
 package dev.shardex.driver.plan;
 
-import dev.shardex.directory.ShardexError;
 import dev.shardex.driver.merge.Cell;
 import dev.shardex.driver.sql.SqlLexer;
 import dev.shardex.driver.sql.UnionSplit;
+import dev.shardex.vocabulary.ShardexError;
 import java.sql.ResultSet;
 import java.sql.ResultSetMetaData;
 import java.sql.SQLException;

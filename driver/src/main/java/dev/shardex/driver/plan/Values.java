@@ -1,7 +1,7 @@
 package dev.shardex.driver.plan;
 
-import dev.shardex.directory.ShardexError;
 import dev.shardex.driver.sql.ValueSource;
+import dev.shardex.vocabulary.ShardexError;
 import java.math.BigDecimal;
 import java.math.BigInteger;
 import java.sql.SQLException;

@@ -1,12 +1,12 @@
 package dev.shardex.driver.route;
 
 import dev.shardex.directory.Directory;
-import dev.shardex.directory.ShardexError;
-import dev.shardex.directory.TableDef;
-import dev.shardex.directory.TableKind;
 import dev.shardex.driver.sql.Ddl;
 import dev.shardex.driver.sql.Hints;
 import dev.shardex.driver.sql.RouteTemplate;
+import dev.shardex.vocabulary.ShardexError;
+import dev.shardex.vocabulary.TableDef;
+import dev.shardex.vocabulary.TableKind;
 import java.sql.SQLException;
 import java.util.List;
 import java.util.TreeSet;

@@ -1,11 +1,11 @@
 package dev.shardex.driver.route;
 
 import dev.shardex.directory.Directory;
-import dev.shardex.directory.ShardexError;
-import dev.shardex.directory.TableDef;
-import dev.shardex.directory.TableKind;
 import dev.shardex.driver.sql.RouteTemplate;
 import dev.shardex.driver.sql.ValueSource;
+import dev.shardex.vocabulary.ShardexError;
+import dev.shardex.vocabulary.TableDef;
+import dev.shardex.vocabulary.TableKind;
 import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.List;
@@ -50,7 +50,7 @@ final class InsertRoute {
     String upsert = t.upsertKind();
     List<String> columns = t.insertColumns();
     TableSchemas.Schema schema = upsert != null || columns.isEmpty() ? ctx.schema(table) : TableSchemas.Schema.UNKNOWN;
-    List<dev.shardex.directory.Lookup> lookups = dir.lookups().of(table);
+    List<dev.shardex.directory.lookup.Lookup> lookups = dir.lookups().of(table);
     String unkeyed = upsert == null ? null : schema.keyWithout(def.keyColumn(), LookupRoute.uniqueColumns(lookups));
     if (unkeyed != null) {
       throw ShardexError.UPSERT_KEY.exception(upsert, table, unkeyed, def.keyColumn(), def.keyColumn());

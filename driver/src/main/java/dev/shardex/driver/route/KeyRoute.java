@@ -1,13 +1,13 @@
 package dev.shardex.driver.route;
 
 import dev.shardex.directory.Directory;
-import dev.shardex.directory.KeyType;
-import dev.shardex.directory.Placement;
-import dev.shardex.directory.TableDef;
-import dev.shardex.directory.TableKind;
+import dev.shardex.directory.placement.Placement;
 import dev.shardex.driver.sql.RouteTemplate;
 import dev.shardex.driver.sql.StatementType;
 import dev.shardex.driver.sql.ValueSource;
+import dev.shardex.vocabulary.KeyType;
+import dev.shardex.vocabulary.TableDef;
+import dev.shardex.vocabulary.TableKind;
 import java.sql.SQLException;
 import java.util.List;
 

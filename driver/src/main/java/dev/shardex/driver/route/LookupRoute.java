@@ -1,16 +1,16 @@
 package dev.shardex.driver.route;
 
 import dev.shardex.directory.Directory;
-import dev.shardex.directory.KeyType;
-import dev.shardex.directory.Lookup;
-import dev.shardex.directory.LookupValue;
-import dev.shardex.directory.Lookups;
-import dev.shardex.directory.Placement;
-import dev.shardex.directory.TableDef;
-import dev.shardex.directory.TableKind;
+import dev.shardex.directory.lookup.Lookup;
+import dev.shardex.directory.lookup.LookupValue;
+import dev.shardex.directory.lookup.Lookups;
+import dev.shardex.directory.placement.Placement;
 import dev.shardex.driver.execute.Outcome;
 import dev.shardex.driver.sql.RouteTemplate;
 import dev.shardex.driver.sql.ValueSource;
+import dev.shardex.vocabulary.KeyType;
+import dev.shardex.vocabulary.TableDef;
+import dev.shardex.vocabulary.TableKind;
 import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.List;
@@ -59,7 +59,7 @@ public final class LookupRoute {
       ValueSource set = t.assignments().get(l.column());
       if (set != null && !UpsertWork.keeps(set, l.column(), def.name())
           && !(UpsertWork.insertedValue(set, l.column()) && inEveryKey(schema, l.column()))) {
-        throw dev.shardex.directory.ShardexError.LOOKUP_VALUE.exception("INSERT ... ON DUPLICATE KEY UPDATE", def.name(),
+        throw dev.shardex.vocabulary.ShardexError.LOOKUP_VALUE.exception("INSERT ... ON DUPLICATE KEY UPDATE", def.name(),
             l.column(), "a new value for the row it collides with", l.column(),
             "UPDATE that row by its key or id instead, which keeps the lookup");
       }

@@ -1,12 +1,12 @@
 package dev.shardex.driver.route;
 
-import dev.shardex.directory.KeyType;
-import dev.shardex.directory.Lookup;
-import dev.shardex.directory.ShardexError;
-import dev.shardex.directory.TableDef;
+import dev.shardex.directory.lookup.Lookup;
 import dev.shardex.driver.sql.RouteTemplate;
 import dev.shardex.driver.sql.StatementType;
 import dev.shardex.driver.sql.ValueSource;
+import dev.shardex.vocabulary.KeyType;
+import dev.shardex.vocabulary.ShardexError;
+import dev.shardex.vocabulary.TableDef;
 import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.List;
@@ -101,10 +101,10 @@ public record LookupWork(StatementType type, TableDef table, List<Lookup> lookup
           l.column(), "give " + l.column() + " as a literal or a ? parameter");
     }
     Object raw = Router.valueOf(v, values, def.name(), l.column());
-    String text = dev.shardex.directory.LookupValue.of(raw);
-    if (text != null && text.length() > dev.shardex.directory.LookupValue.MAX_CHARS) {
+    String text = dev.shardex.directory.lookup.LookupValue.of(raw);
+    if (text != null && text.length() > dev.shardex.directory.lookup.LookupValue.MAX_CHARS) {
       throw ShardexError.LOOKUP_VALUE.exception(verb, def.name(), l.column(), "a value of " + text.length() + " characters",
-          l.column(), "lookup values hold at most " + dev.shardex.directory.LookupValue.MAX_CHARS + " characters");
+          l.column(), "lookup values hold at most " + dev.shardex.directory.lookup.LookupValue.MAX_CHARS + " characters");
     }
     return raw;
   }
@@ -126,7 +126,7 @@ public record LookupWork(StatementType type, TableDef table, List<Lookup> lookup
     List<String> vs = new ArrayList<>();
     List<String> ks = new ArrayList<>();
     for (int r = 0; r < keys.length; r++) {
-      String v = dev.shardex.directory.LookupValue.of(rowValues()[r][i]);
+      String v = dev.shardex.directory.lookup.LookupValue.of(rowValues()[r][i]);
       if (v != null && !skipped.contains(r)) {
         rows.add(r);
         vs.add(v);

@@ -1,9 +1,9 @@
 package dev.shardex.driver.route;
 
-import dev.shardex.directory.ShardexError;
-import dev.shardex.directory.TableDef;
 import dev.shardex.driver.sql.RouteTemplate;
 import dev.shardex.driver.sql.ValueSource;
+import dev.shardex.vocabulary.ShardexError;
+import dev.shardex.vocabulary.TableDef;
 import java.sql.SQLException;
 import java.util.List;
 
@@ -51,7 +51,7 @@ public final class PendingRoute {
    */
   public static LookupWork lookupWork(RouteTemplate insert, TableDef def, Object[] values, RoutePlan.Fill fill, Object key,
       int shard, RouteContext ctx) throws SQLException {
-    List<dev.shardex.directory.Lookup> lookups = ctx.directory().lookups().of(def.name());
+    List<dev.shardex.directory.lookup.Lookup> lookups = ctx.directory().lookups().of(def.name());
     if (lookups.isEmpty()) {
       return null;
     }

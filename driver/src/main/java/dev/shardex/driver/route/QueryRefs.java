@@ -1,16 +1,16 @@
 package dev.shardex.driver.route;
 
 import dev.shardex.directory.Directory;
-import dev.shardex.directory.Lookup;
-import dev.shardex.directory.ShardexError;
-import dev.shardex.directory.TableDef;
-import dev.shardex.directory.TableKind;
+import dev.shardex.directory.lookup.Lookup;
 import dev.shardex.driver.sql.ColumnLink;
 import dev.shardex.driver.sql.ColumnRef;
 import dev.shardex.driver.sql.KeyPredicate;
 import dev.shardex.driver.sql.RouteTemplate;
 import dev.shardex.driver.sql.TableRef;
 import dev.shardex.driver.sql.ValueSource;
+import dev.shardex.vocabulary.ShardexError;
+import dev.shardex.vocabulary.TableDef;
+import dev.shardex.vocabulary.TableKind;
 import java.sql.SQLException;
 import java.util.List;
 import java.util.TreeSet;

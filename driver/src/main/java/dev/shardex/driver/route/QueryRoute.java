@@ -1,15 +1,15 @@
 package dev.shardex.driver.route;
 
 import dev.shardex.directory.Directory;
-import dev.shardex.directory.KeyType;
-import dev.shardex.directory.ShardexError;
-import dev.shardex.directory.TableDef;
-import dev.shardex.directory.TableKind;
 import dev.shardex.driver.sql.RouteTemplate;
 import dev.shardex.driver.sql.SelectShape;
 import dev.shardex.driver.sql.StatementType;
 import dev.shardex.driver.sql.UnionSplit;
 import dev.shardex.driver.sql.ValueSource;
+import dev.shardex.vocabulary.KeyType;
+import dev.shardex.vocabulary.ShardexError;
+import dev.shardex.vocabulary.TableDef;
+import dev.shardex.vocabulary.TableKind;
 import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.List;
@@ -59,7 +59,7 @@ final class QueryRoute {
     }
     if (write && target != null && target.kind() == TableKind.SHARDED) {
       checkKeyChange(target, shards);
-      List<dev.shardex.directory.Lookup> lookups = dir.lookups().of(target.name());
+      List<dev.shardex.directory.lookup.Lookup> lookups = dir.lookups().of(target.name());
       if (!lookups.isEmpty()) {
         ctx.lookupWork(LookupWork.change(t, target, lookups, values, dir.keySpace(target.keySpace()).keyType()));
       }

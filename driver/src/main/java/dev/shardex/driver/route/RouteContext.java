@@ -1,8 +1,8 @@
 package dev.shardex.driver.route;
 
 import dev.shardex.directory.Directory;
-import dev.shardex.directory.KeyMarks;
-import dev.shardex.directory.Placement;
+import dev.shardex.directory.placement.KeyMarks;
+import dev.shardex.directory.placement.Placement;
 import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -165,7 +165,7 @@ public final class RouteContext {
     return !cachedLookups.isEmpty();
   }
 
-  void usedCachedLookup(dev.shardex.directory.Lookup l, String v) {
+  void usedCachedLookup(dev.shardex.directory.lookup.Lookup l, String v) {
     cachedLookups.add(l);
     cachedLookups.add(v);
   }
@@ -173,7 +173,7 @@ public final class RouteContext {
   /** Drops the cached entries the last statement was routed by: the next route reads them from the directory. */
   public void forgetCachedLookups() {
     for (int i = 0; i < cachedLookups.size(); i += 2) {
-      directory.lookups().forget((dev.shardex.directory.Lookup) cachedLookups.get(i), (String) cachedLookups.get(i + 1));
+      directory.lookups().forget((dev.shardex.directory.lookup.Lookup) cachedLookups.get(i), (String) cachedLookups.get(i + 1));
     }
     cachedLookups.clear();
   }

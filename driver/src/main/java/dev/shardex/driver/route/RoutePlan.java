@@ -1,6 +1,6 @@
 package dev.shardex.driver.route;
 
-import dev.shardex.directory.TableDef;
+import dev.shardex.vocabulary.TableDef;
 import java.util.List;
 
 /**
@@ -74,8 +74,8 @@ public record RoutePlan(
   }
 
   /** A key-less read's mark and what it needs to hide rows: its key space's SHARDED tables. */
-  record ScatterMark(dev.shardex.directory.ReadMarks.ScatterRead read, java.util.Map<String, String> keyColumns,
-      boolean numeric) implements dev.shardex.directory.ReadMarks.ReadMark {
+  record ScatterMark(dev.shardex.directory.placement.ReadMarks.ScatterRead read, java.util.Map<String, String> keyColumns,
+      boolean numeric) implements dev.shardex.directory.placement.ReadMarks.ReadMark {
     String hide(String sql, int shard) {
       List<String> keys = read.hidden().get(shard);
       return keys == null ? sql : dev.shardex.driver.sql.HiddenKeys.exclude(sql, keyColumns, keys, numeric);

@@ -1,15 +1,15 @@
 package dev.shardex.driver.route;
 
 import dev.shardex.directory.Directory;
-import dev.shardex.directory.KeySpace;
-import dev.shardex.directory.Placement;
-import dev.shardex.directory.ShardexError;
-import dev.shardex.directory.TableDef;
-import dev.shardex.directory.TableKind;
+import dev.shardex.directory.placement.Placement;
 import dev.shardex.driver.sql.Hints;
 import dev.shardex.driver.sql.RouteTemplate;
 import dev.shardex.driver.sql.StatementType;
 import dev.shardex.driver.sql.ValueSource;
+import dev.shardex.vocabulary.KeySpace;
+import dev.shardex.vocabulary.ShardexError;
+import dev.shardex.vocabulary.TableDef;
+import dev.shardex.vocabulary.TableKind;
 import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.List;
@@ -43,7 +43,7 @@ public final class Router {
   /**
    * Routes one execution leaving its key marks in {@code ctx.marks()} (a key-less read's mark is
    * the plan's guard): the caller ends them or hands them to its transaction, and checks
-   * {@link dev.shardex.directory.KeyMarks#current} before the context routes again. A key-equality
+   * {@link dev.shardex.directory.placement.KeyMarks#current} before the context routes again. A key-equality
    * statement allocates nothing here ({@link KeyRoute}).
    */
   public static RoutePlan routeMarked(RouteTemplate t, Object[] values, RouteContext ctx) throws SQLException {
@@ -79,7 +79,7 @@ public final class Router {
 
   static int anyReadable(RouteContext ctx) throws SQLException {
     Integer preferred = ctx.preferredShard();
-    dev.shardex.directory.Shard s = preferred == null ? null : ctx.directory().shards().get(preferred);
+    dev.shardex.directory.catalog.Shard s = preferred == null ? null : ctx.directory().shards().get(preferred);
     if (s != null && s.status().acceptsReads()) {
       return preferred;
     }

@@ -59,9 +59,9 @@ final class SequenceFill {
    * depend on its value), unless it is the shard key, whose id would decide the shard.
    */
   private static RoutePlan.Fill withoutIds(String table, String column, RouteContext ctx) throws SQLException {
-    dev.shardex.directory.TableDef def = ctx.directory().table(table);
+    dev.shardex.vocabulary.TableDef def = ctx.directory().table(table);
     if (def != null && column.equalsIgnoreCase(def.keyColumn())) {
-      throw dev.shardex.directory.ShardexError.UNSUPPORTED.exception("EXPLAIN of an INSERT into " + table + " whose key "
+      throw dev.shardex.vocabulary.ShardexError.UNSUPPORTED.exception("EXPLAIN of an INSERT into " + table + " whose key "
           + column + " a sequence fills (its new ids would decide the shard)",
           "give " + column + " a value in the EXPLAINed INSERT, or see where new rows go with EXPLAIN ROUTE");
     }
@@ -115,7 +115,7 @@ final class SequenceFill {
     Object v = source instanceof ValueSource.Param p ? (p.index() < values.length ? values[p.index()] : null)
         : source instanceof ValueSource.Literal l ? l.value() : null;
     try {
-      return v == null ? 0 : (Long) dev.shardex.directory.KeyType.BIGINT.canonical(v, "", "");
+      return v == null ? 0 : (Long) dev.shardex.vocabulary.KeyType.BIGINT.canonical(v, "", "");
     } catch (SQLException e) {
       return 0;
     }

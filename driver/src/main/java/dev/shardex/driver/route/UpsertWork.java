@@ -1,9 +1,9 @@
 package dev.shardex.driver.route;
 
-import dev.shardex.directory.Lookup;
-import dev.shardex.directory.TableDef;
+import dev.shardex.directory.lookup.Lookup;
 import dev.shardex.driver.sql.RouteTemplate;
 import dev.shardex.driver.sql.ValueSource;
+import dev.shardex.vocabulary.TableDef;
 import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.List;

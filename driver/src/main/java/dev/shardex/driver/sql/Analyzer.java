@@ -1,6 +1,6 @@
 package dev.shardex.driver.sql;
 
-import dev.shardex.directory.ShardexError;
+import dev.shardex.vocabulary.ShardexError;
 import java.sql.SQLException;
 import java.util.Locale;
 import java.util.Set;

@@ -1,6 +1,6 @@
 package dev.shardex.driver.sql;
 
-import dev.shardex.directory.TableDef;
+import dev.shardex.vocabulary.TableDef;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;

@@ -1,7 +1,7 @@
 package dev.shardex.driver.sql;
 
-import dev.shardex.directory.TableDef;
-import dev.shardex.directory.TableKind;
+import dev.shardex.vocabulary.TableDef;
+import dev.shardex.vocabulary.TableKind;
 import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;

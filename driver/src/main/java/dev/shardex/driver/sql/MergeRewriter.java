@@ -1,9 +1,9 @@
 package dev.shardex.driver.sql;
 
-import dev.shardex.directory.ShardexError;
-import dev.shardex.driver.sql.MergeSpec.Slot;
 import dev.shardex.driver.sql.MergeSpec.Fold;
+import dev.shardex.driver.sql.MergeSpec.Slot;
 import dev.shardex.driver.sql.MergeSpec.SortKey;
+import dev.shardex.vocabulary.ShardexError;
 import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.IdentityHashMap;

@@ -1,6 +1,6 @@
 package dev.shardex.driver.sql;
 
-import dev.shardex.directory.ShardexError;
+import dev.shardex.vocabulary.ShardexError;
 import java.math.BigDecimal;
 import java.nio.charset.StandardCharsets;
 import java.sql.SQLException;

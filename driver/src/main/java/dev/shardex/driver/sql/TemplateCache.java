@@ -2,7 +2,7 @@ package dev.shardex.driver.sql;
 
 import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
-import dev.shardex.directory.ShardexError;
+import dev.shardex.vocabulary.ShardexError;
 import java.sql.SQLException;
 import java.util.Set;
 import java.util.concurrent.atomic.LongAdder;

@@ -5,7 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.shardex.directory.Directory;
-import dev.shardex.directory.Lookup;
+import dev.shardex.directory.lookup.Lookup;
 import dev.shardex.directory.move.LookupBackfill;
 import dev.shardex.directory.move.LookupVerifier;
 import dev.shardex.driver.TestCluster;

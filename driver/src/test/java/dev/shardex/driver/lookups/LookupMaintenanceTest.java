@@ -6,8 +6,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.shardex.directory.Lookup;
-import dev.shardex.directory.Lookups;
+import dev.shardex.directory.lookup.Lookup;
+import dev.shardex.directory.lookup.Lookups;
 import dev.shardex.driver.TestCluster;
 import java.sql.Connection;
 import java.sql.SQLException;

@@ -3,7 +3,7 @@ package dev.shardex.driver.lookups;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.shardex.directory.Lookup;
+import dev.shardex.directory.lookup.Lookup;
 import dev.shardex.driver.TestCluster;
 import java.sql.Connection;
 import java.sql.PreparedStatement;

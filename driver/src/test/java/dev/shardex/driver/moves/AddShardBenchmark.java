@@ -2,7 +2,6 @@ package dev.shardex.driver.moves;
 
 import com.zaxxer.hikari.HikariDataSource;
 import dev.shardex.directory.DirectoryStore;
-import dev.shardex.directory.KeySpace;
 import dev.shardex.directory.move.FaultHook;
 import dev.shardex.directory.move.MoveOptions;
 import dev.shardex.directory.move.MoveRunner;
@@ -12,6 +11,7 @@ import dev.shardex.directory.move.RebalancePlanner;
 import dev.shardex.directory.move.Rebalancer;
 import dev.shardex.driver.ShardexDriver;
 import dev.shardex.sandbox.SandboxCluster;
+import dev.shardex.vocabulary.KeySpace;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.ResultSet;

@@ -5,7 +5,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.zaxxer.hikari.HikariDataSource;
 import dev.shardex.directory.DirectoryStore;
-import dev.shardex.directory.KeySpace;
 import dev.shardex.directory.move.Drainer;
 import dev.shardex.directory.move.FaultHook;
 import dev.shardex.directory.move.MoveOptions;
@@ -13,6 +12,7 @@ import dev.shardex.directory.move.Mover;
 import dev.shardex.directory.move.Progress;
 import dev.shardex.directory.move.Verifier;
 import dev.shardex.sandbox.SandboxCluster;
+import dev.shardex.vocabulary.KeySpace;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.PreparedStatement;

@@ -27,8 +27,8 @@ final class MoveTestSupport {
     for (int i = 0; i < shards; i++) {
       store.addShard(i, sandbox.shardUrl(i), 1.0);
     }
-    store.addKeySpace(new dev.shardex.directory.KeySpace(dev.shardex.directory.KeySpace.DEFAULT,
-        dev.shardex.directory.KeyType.BIGINT, dev.shardex.directory.KeySpace.LEAST_LOADED));
+    store.addKeySpace(new dev.shardex.vocabulary.KeySpace(dev.shardex.vocabulary.KeySpace.DEFAULT,
+        dev.shardex.vocabulary.KeyType.BIGINT, dev.shardex.vocabulary.KeySpace.LEAST_LOADED));
     return "jdbc:shardex:" + sandbox.directoryUrl().substring("jdbc:".length()) + "?user=" + sandbox.user()
         + "&password=" + sandbox.password() + "&shardex.instance=" + instance;
   }

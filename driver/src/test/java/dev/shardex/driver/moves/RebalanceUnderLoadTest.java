@@ -5,7 +5,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.zaxxer.hikari.HikariDataSource;
 import dev.shardex.directory.DirectoryStore;
-import dev.shardex.directory.KeySpace;
 import dev.shardex.directory.move.FaultHook;
 import dev.shardex.directory.move.MoveOptions;
 import dev.shardex.directory.move.MoveRunner;
@@ -14,6 +13,7 @@ import dev.shardex.directory.move.Progress;
 import dev.shardex.directory.move.RebalancePlanner;
 import dev.shardex.directory.move.Rebalancer;
 import dev.shardex.sandbox.SandboxCluster;
+import dev.shardex.vocabulary.KeySpace;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.PreparedStatement;

@@ -2,7 +2,6 @@ package dev.shardex.driver.moves;
 
 import com.zaxxer.hikari.HikariDataSource;
 import dev.shardex.directory.DirectoryStore;
-import dev.shardex.directory.KeySpace;
 import dev.shardex.directory.move.FaultHook;
 import dev.shardex.directory.move.MoveOptions;
 import dev.shardex.directory.move.MoveRecord;
@@ -11,6 +10,7 @@ import dev.shardex.directory.move.Mover;
 import dev.shardex.driver.ShardexDriver;
 import dev.shardex.driver.moves.MoveTestSupport.Tally;
 import dev.shardex.sandbox.SandboxCluster;
+import dev.shardex.vocabulary.KeySpace;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.PreparedStatement;

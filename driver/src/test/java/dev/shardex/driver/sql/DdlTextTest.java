@@ -4,7 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
-import dev.shardex.directory.TableKind;
+import dev.shardex.vocabulary.TableKind;
 import java.sql.SQLException;
 import org.junit.jupiter.api.Test;
 

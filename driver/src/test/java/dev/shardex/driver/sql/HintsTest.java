@@ -8,7 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.shardex.directory.TableKind;
+import dev.shardex.vocabulary.TableKind;
 import java.sql.SQLException;
 import java.sql.SQLSyntaxErrorException;
 import org.junit.jupiter.api.Test;

@@ -3,7 +3,7 @@ package dev.shardex.driver.sql;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.shardex.directory.TableDef;
+import dev.shardex.vocabulary.TableDef;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;

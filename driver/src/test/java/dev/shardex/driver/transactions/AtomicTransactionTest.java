@@ -5,9 +5,9 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.shardex.directory.ShardexError;
 import dev.shardex.driver.TestCluster;
 import dev.shardex.driver.execute.AtomicCommit;
+import dev.shardex.vocabulary.ShardexError;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;
@@ -235,7 +235,7 @@ class AtomicTransactionTest {
       insert(s, users[0], "moving");
       insert(s, users[3], "moving"); // an XA branch
       String key = Long.toString(users[3]);
-      dir.store().assign(dev.shardex.directory.KeySpace.DEFAULT, key, 3); // a logged change to the key, as a freeze is
+      dir.store().assign(dev.shardex.vocabulary.KeySpace.DEFAULT, key, 3); // a logged change to the key, as a freeze is
       long change = dir.store().lastChange();
       dir.pollNow();
       assertTrue(Txn.appliedChange(dir.clientId()) < change, "not acknowledged while the transaction is open");

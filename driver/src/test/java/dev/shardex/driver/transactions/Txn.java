@@ -1,8 +1,8 @@
 package dev.shardex.driver.transactions;
 
-import dev.shardex.directory.KeySpace;
 import dev.shardex.driver.TestCluster;
 import dev.shardex.driver.execute.AtomicCommit;
+import dev.shardex.vocabulary.KeySpace;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;

@@ -1,9 +1,9 @@
 package dev.shardex.examples.friendfeed;
 
-import dev.shardex.directory.KeySpace;
-import dev.shardex.directory.KeyType;
 import dev.shardex.examples.support.SandboxDirectories;
 import dev.shardex.sandbox.SandboxCluster;
+import dev.shardex.vocabulary.KeySpace;
+import dev.shardex.vocabulary.KeyType;
 import java.nio.ByteBuffer;
 import java.sql.Connection;
 import java.sql.DriverManager;

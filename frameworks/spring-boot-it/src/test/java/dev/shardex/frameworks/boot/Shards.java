@@ -1,9 +1,9 @@
 package dev.shardex.frameworks.boot;
 
-import dev.shardex.directory.KeySpace;
-import dev.shardex.directory.Placement;
+import dev.shardex.directory.placement.Placement;
 import dev.shardex.driver.jdbc.ShardexConnection;
 import dev.shardex.sandbox.SandboxCluster;
+import dev.shardex.vocabulary.KeySpace;
 import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;

@@ -1,7 +1,0 @@
-package dev.shardex.directory;
-
-/** ACTIVE keys route normally; FROZEN keys are being moved: reads go on, writes wait. */
-public enum KeyState {
-  ACTIVE,
-  FROZEN
-}

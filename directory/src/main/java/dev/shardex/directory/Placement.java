@@ -1,8 +1,0 @@
-package dev.shardex.directory;
-
-/** Where one key lives now, as the key map says. */
-public record Placement(int shardId, KeyState state, long version) {
-  public boolean frozen() {
-    return state == KeyState.FROZEN;
-  }
-}
