@@ -208,8 +208,7 @@ public final class LookupJoin implements Operator {
         }
         Cell[] row = new Cell[n];
         for (int i = 1; i <= n; i++) {
-          Object v = rs.getObject(i);
-          row[i - 1] = v == null ? Cell.NULL : new Cell(v, rs.getString(i));
+          row[i - 1] = Cell.read(rs, i);
         }
         rows.add(row);
       }
