@@ -59,6 +59,8 @@ public final class LookupJoinBenchmark {
         if (rows != 100 || run(plain) != 100) {
           throw new IllegalStateException("the join returns " + rows + " rows");
         }
+        long idle = questions(null); // the counters' own SHOW STATUS statements
+        long trips = questions(sharded) - idle;
         long[] before = TestCluster.statusAll("Com_select");
         run(sharded);
         long[] after = TestCluster.statusAll("Com_select");
@@ -94,11 +96,21 @@ public final class LookupJoinBenchmark {
         long hand = median(nanos[2]);
         System.out.printf("lookup join, 100 driving rows, 100 buyers over 4 shards: statements at the shards %s (total %d),"
             + " median %d us vs %d us on one server: x%.2f; the same 5 statements by hand over Connector/J: %d us (x%.2f);"
-            + " client CPU per join %d us (one server %d us, by hand %d us)%n", Arrays.toString(perShard),
-            Arrays.stream(perShard).sum(), shardex / 1000, one / 1000, (double) shardex / one, hand / 1000, (double) hand / one,
-            cpu[0] / N / 1000, cpu[1] / N / 1000, cpu[2] / N / 1000);
+            + " client CPU per join %d us (one server %d us, by hand %d us); all statements at the shards (Questions) %d%n",
+            Arrays.toString(perShard), Arrays.stream(perShard).sum(), shardex / 1000, one / 1000, (double) shardex / one, hand / 1000, (double) hand / one,
+            cpu[0] / N / 1000, cpu[1] / N / 1000, cpu[2] / N / 1000, trips);
       }
     }
+  }
+
+  /** Every statement the shards received (their Questions counters) around one execution (none for null). */
+  private static long questions(PreparedStatement ps) throws SQLException {
+    long[] before = TestCluster.statusAll("Questions");
+    if (ps != null) {
+      run(ps);
+    }
+    long[] after = TestCluster.statusAll("Questions");
+    return Arrays.stream(after).sum() - Arrays.stream(before).sum();
   }
 
   private static long cpu() {

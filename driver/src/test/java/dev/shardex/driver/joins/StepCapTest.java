@@ -67,6 +67,28 @@ final class StepCapTest {
     }
   }
 
+  @org.junit.jupiter.api.Test
+  void explainAnalyze_showsEachBufferedStepsRowsAndBytes() throws SQLException {
+    try (Connection c = TestCluster.connect(); Statement s = c.createStatement(); java.sql.ResultSet rs = s.executeQuery(
+        "EXPLAIN ANALYZE ROUTE SELECT o.id, u.id FROM sc_orders o JOIN sc_users u ON o.code = u.name")) {
+      int materialized = 0;
+      while (rs.next()) {
+        String op = rs.getString("operator");
+        if (op.startsWith("Materialize")) {
+          materialized++;
+          assertEquals(ROWS, rs.getLong("rows"), op);
+          // 12 rows of a BIGINT and a VARCHAR, e.g. (7, 'c7'): well over 12 * 64 bytes, under 12 * 400
+          long bytes = rs.getLong("held_bytes");
+          assertTrue(bytes > ROWS * 64 && bytes < ROWS * 400, op + ": " + bytes);
+        } else if (op.startsWith("Route")) {
+          rs.getLong("held_bytes");
+          assertTrue(rs.wasNull(), op + " streams its rows: it holds none");
+        }
+      }
+      assertEquals(2, materialized, "one per table");
+    }
+  }
+
   @ParameterizedTest(name = "maxMergeRows={0}")
   @CsvSource({"12, 12", "11, -1"})
   void insertSelect_exactlyTheCapIsWritten_oneMoreNothing(int cap, int written) throws SQLException {
