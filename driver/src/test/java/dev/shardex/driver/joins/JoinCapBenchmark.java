@@ -16,11 +16,10 @@ import org.junit.jupiter.api.Test;
  * Two tables of {@code cap.rows} rows each (default 120,000: 30,000 per shard, written on each shard
  * directly), sharded by different keys and joined on a VARCHAR column, under shardex.maxMergeRows =
  * {@code cap.cap} (default 100,000, the option's default). Per run: the time to the refusal, the
- * rows the shards sent (their Rows_sent counters), the bytes the JVM's threads allocated meanwhile
- * and the bytes the refused step held (EXPLAIN ANALYZE ROUTE's {@code held_bytes} of the same
- * statement is not available for a refused statement, so the statement's events report the peak);
- * {@code cap.n} (default 20) runs after 5 warm-up ones; medians. Fails when a run is not refused
- * by name, or a median is over the acceptance's 100 ms.
+ * client CPU (the JVM's process CPU: the shards are processes of their own), the rows the shards
+ * sent (their Rows_sent counters) and the bytes the JVM's threads allocated meanwhile; {@code cap.n}
+ * (default 20) runs after 5 warm-up ones; medians. Fails when a run is not refused by name, or the
+ * median is not under the acceptance's 100 ms.
  */
 public final class JoinCapBenchmark {
   private static final int N = Integer.getInteger("cap.n", 20);
