@@ -71,7 +71,7 @@ final class ExplainQuery {
     }
     String shards = Router.join(plan.shards());
     MergeSpec spec = cluster.templates().merge(inner.text(), shards);
-    ShardSql merged = new ShardSql(new MergedQuery(cluster, session).shardText(spec, inner.literals(), shards),
+    ShardSql merged = new ShardSql(new MergedQuery(cluster, session).shardText(spec, inner.literals(), shards, 0),
         spec.params());
     return shard -> merged;
   }

@@ -303,7 +303,7 @@ final class JoinQuery {
       ps.execute();
       return ps;
     };
-    return pipeline.run(t, values, sql, call, false, owner, MergeSource.literals(sql, values));
+    return pipeline.run(t, values, sql, call, false, owner, MergeSource.step(sql, values));
   }
 
   private static int[] all(int n) {

@@ -36,8 +36,8 @@ public final class Runner {
     Outcome direct(String sql, Object[] values) throws SQLException;
   }
 
-  /** What an analysed node did. */
-  public record Figures(long rows, long roundTrips, double millis) {}
+  /** What an analysed node did; {@code bytes}: the heap its rows took where they are held (an estimate), else -1. */
+  public record Figures(long rows, long roundTrips, double millis, long bytes) {}
 
   private final ShardAccess access;
   private final Executor pool;
@@ -77,10 +77,11 @@ public final class Runner {
     long start = System.nanoTime();
     long before = trips();
     ResultSet rs = op.open(this);
-    long rows = rs instanceof RowsResultSet held ? held.cells().size() : -1;
-    Figures f = new Figures(rows, trips() - before, (System.nanoTime() - start) / 1e6);
+    RowsResultSet held = rs instanceof RowsResultSet r ? r : null;
+    Figures f = new Figures(held == null ? -1 : held.cells().size(), trips() - before, (System.nanoTime() - start) / 1e6,
+        held == null ? -1 : held.heldBytes());
     figures.merge(op, f, (a, b) -> new Figures(a.rows() < 0 || b.rows() < 0 ? -1 : a.rows() + b.rows(),
-        a.roundTrips() + b.roundTrips(), a.millis() + b.millis())); // a step run once per batch adds up
+        a.roundTrips() + b.roundTrips(), a.millis() + b.millis(), Math.max(a.bytes(), b.bytes()))); // a step run per batch adds up
     return rs;
   }
 
@@ -143,7 +144,7 @@ public final class Runner {
   public void finish(Operator root, long rows, double millis) {
     if (figures != null) {
       Figures f = figures.get(root);
-      figures.put(root, new Figures(rows, f == null ? trips() : f.roundTrips(), millis));
+      figures.put(root, new Figures(rows, f == null ? trips() : f.roundTrips(), millis, f == null ? -1 : f.bytes()));
     }
   }
 

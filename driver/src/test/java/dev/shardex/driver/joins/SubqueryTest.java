@@ -234,7 +234,7 @@ class SubqueryTest {
       rs.next();
       assertTrue(rs.getString("operator").contains("NOT EXISTS, decorrelated to an anti-join"), rs.getString("operator"));
       rs.next();
-      assertEquals("SELECT DISTINCT o.buyer_id FROM sq_orders o WHERE o.buyer_id IS NOT NULL LIMIT 100000", rs.getString(2));
+      assertEquals("SELECT DISTINCT o.buyer_id FROM sq_orders o WHERE o.buyer_id IS NOT NULL LIMIT 100001", rs.getString(2));
     }
     try (Connection c = TestCluster.connect(); Statement s = c.createStatement();
         ResultSet rs = s.executeQuery("EXPLAIN ANALYZE ROUTE SELECT u.id FROM sq_users u WHERE EXISTS"
