@@ -99,7 +99,7 @@ final class CorrelatedExists {
   }
 
   private static boolean aggregates(PlainSelect p) {
-    return p.getSelectItems().stream().anyMatch(i -> MergeRewriter.isAggregate(i.getExpression()));
+    return p.getSelectItems().stream().anyMatch(i -> Aggregates.isAggregate(i.getExpression()));
   }
 
   /** LIMIT 0 makes an EXISTS false, an OFFSET may too: only LIMIT n (n >= 1) is dropped. */
