@@ -68,20 +68,28 @@ public final class PullOut implements Operator {
   }
 
   /**
-   * The distinct values. An EXISTS's step was read with LIMIT cap: its cap-th row may hide more, so
+   * The distinct values (rows of {@code sub.width()} values, flattened, for an EXISTS correlated by
+   * several columns). An EXISTS's step was read with LIMIT cap: its cap-th row may hide more, so
    * it refuses there (holding fewer than cap rows); an IN's refuses past cap distinct values.
    */
   private SubqueryPullOut.Answer distinct(ResultSet rs, SubqueryPullOut.Sub sub) throws SQLException {
     boolean limited = sub.kind() == Kind.EXISTS;
-    LinkedHashSet<Object> distinct = new LinkedHashSet<>();
+    int width = sub.width();
+    LinkedHashSet<List<Object>> distinct = new LinkedHashSet<>();
     long rows = 0;
     while (rs.next()) {
-      distinct.add(rs.getObject(1));
+      List<Object> row = new ArrayList<>(width);
+      for (int c = 1; c <= width; c++) {
+        row.add(rs.getObject(c));
+      }
+      distinct.add(row);
       if (limited ? ++rows >= cap : distinct.size() > cap) {
         throw ShardexError.JOIN_TOO_LARGE.exception(sub.sql(), "subquery", limited ? cap - 1 : cap);
       }
     }
-    return new SubqueryPullOut.Answer(new ArrayList<>(distinct), null);
+    List<Object> values = new ArrayList<>(distinct.size() * width);
+    distinct.forEach(values::addAll);
+    return new SubqueryPullOut.Answer(values, null);
   }
 
   private static String kind(SubqueryPullOut.Sub sub) {
@@ -96,8 +104,8 @@ public final class PullOut implements Operator {
   private String role(SubqueryPullOut.Sub sub) {
     return switch (sub.kind()) {
       case IN -> "its distinct values replace it";
-      case EXISTS -> "the distinct non-NULL values of its correlated column, fewer than shardex.maxMergeRows=" + cap
-          + ", against " + sub.left();
+      case EXISTS -> "the distinct non-NULL values of its correlated column" + (sub.width() > 1 ? "s" : "")
+          + ", fewer than shardex.maxMergeRows=" + cap + ", against " + sub.left();
       case ANY_ROW -> "TRUE or FALSE replaces it";
       case SCALAR -> "its one value replaces it (NULL for no row, error 1242 for more than one)";
     };

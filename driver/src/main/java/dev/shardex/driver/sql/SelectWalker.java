@@ -2,7 +2,6 @@ package dev.shardex.driver.sql;
 
 import java.util.List;
 import net.sf.jsqlparser.expression.Expression;
-import net.sf.jsqlparser.expression.ExpressionVisitorAdapter;
 import net.sf.jsqlparser.expression.JdbcParameter;
 import net.sf.jsqlparser.schema.Column;
 import net.sf.jsqlparser.schema.Table;
@@ -166,7 +165,7 @@ final class SelectWalker {
     if (e == null) {
       return;
     }
-    e.accept(new ExpressionVisitorAdapter<Void>() {
+    e.accept(new SubqueryVisitor<Void>() {
       @Override
       public <S> Void visit(ParenthesedSelect sub, S context) {
         if (facts.walked.add(sub)) {

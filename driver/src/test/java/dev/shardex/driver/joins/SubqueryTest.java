@@ -120,10 +120,62 @@ class SubqueryTest {
     same("SELECT id FROM sq_users WHERE NOT EXISTS (SELECT 1 FROM sq_none WHERE sq_none.id = sq_users.id)", false);
   }
 
+  // ---- several correlating equalities, correlated IN, = ANY / <> ALL ---------------------------------
+
+  @Test
+  void exists_bySeveralEqualities_decorrelatedOnAllColumns_nullOuterColumnsExact() throws SQLException {
+    // referrer_id NULL for some users: EXISTS FALSE, NOT EXISTS TRUE there, as on one server
+    same("SELECT u.id FROM sq_users u WHERE EXISTS (SELECT 1 FROM sq_orders o WHERE o.buyer_id = u.id"
+        + " AND o.seller_id = u.referrer_id)", false);
+    same("SELECT u.id FROM sq_users u WHERE NOT EXISTS (SELECT 1 FROM sq_orders o WHERE u.referrer_id = o.seller_id"
+        + " AND o.buyer_id = u.id AND o.total > ?)", false, 100);
+    same("SELECT u.id, EXISTS (SELECT 1 FROM sq_orders o WHERE o.buyer_id = u.id AND o.seller_id = u.referrer_id) AS e"
+        + " FROM sq_users u ORDER BY u.id", true);
+    // an empty pull-out: EXISTS FALSE, NOT EXISTS TRUE for every row
+    sameOrEmpty("SELECT u.id FROM sq_users u WHERE EXISTS (SELECT 1 FROM sq_orders o WHERE o.buyer_id = u.id"
+        + " AND o.seller_id = u.referrer_id AND o.total < 0)");
+    same("SELECT u.id FROM sq_users u WHERE NOT EXISTS (SELECT 1 FROM sq_orders o WHERE o.buyer_id = u.id"
+        + " AND o.seller_id = u.referrer_id AND o.total < 0)", false);
+  }
+
+  @Test
+  void correlatedIn_asAnAndedTerm_readAsExists() throws SQLException {
+    same("SELECT u.id FROM sq_users u WHERE u.referrer_id IN (SELECT o.seller_id FROM sq_orders o WHERE o.buyer_id = u.id)",
+        false);
+    same("SELECT u.id FROM sq_users u WHERE u.status = 'vip' AND u.id IN (SELECT o.buyer_id FROM sq_orders o"
+        + " WHERE o.seller_id = u.referrer_id AND (o.status = 'open' OR o.total > 900))", false);
+  }
+
+  @Test
+  void correlatedIn_whereItsNullWouldShow_refusedByName() throws SQLException {
+    for (String where : List.of("u.referrer_id NOT IN (SELECT o.seller_id FROM sq_orders o WHERE o.buyer_id = u.id)",
+        "u.status = 'vip' OR u.referrer_id IN (SELECT o.seller_id FROM sq_orders o WHERE o.buyer_id = u.id)")) {
+      SQLException e = refused("SELECT u.id FROM sq_users u WHERE " + where);
+      assertTrue(e.getMessage().contains("SHX1206"), where + ": " + e.getMessage());
+    }
+  }
+
+  @Test
+  void anyAll_equalAnyIsIn_notEqualAllIsNotIn_nullsIncluded() throws SQLException {
+    same("SELECT u.id FROM sq_users u WHERE u.id = ANY (SELECT o.buyer_id FROM sq_orders o WHERE o.total > ?)", false, 100);
+    same("SELECT u.id FROM sq_users u WHERE u.id = SOME (SELECT o.buyer_id FROM sq_orders o WHERE o.total > ?)", false, 100);
+    // sq_orders holds NULL buyers: <> ALL over them is NULL for every user, as NOT IN is
+    sameOrEmpty("SELECT u.id FROM sq_users u WHERE u.id <> ALL (SELECT o.buyer_id FROM sq_orders o)");
+    same("SELECT u.id FROM sq_users u WHERE u.id <> ALL (SELECT o.buyer_id FROM sq_orders o WHERE o.buyer_id IS NOT NULL"
+        + " AND o.total > ?)", false, 100);
+  }
+
+  @Test
+  void anyAll_otherComparisons_refusedByName_notAnsweredOnOneShard() throws SQLException {
+    // the subquery of > ALL was not seen by routing: the statement ran on the key's shard over its rows only
+    SQLException e = refused("SELECT u.id FROM sq_users u WHERE u.id = 7 AND u.id > ALL (SELECT o.buyer_id FROM sq_orders o"
+        + " WHERE o.buyer_id IS NOT NULL AND o.total > 900)");
+    assertTrue(e.getMessage().contains("SHX1206"), e.getMessage());
+  }
+
   @Test
   void exists_otherCorrelations_refusedByName() throws SQLException {
     for (String[] c : new String[][] {
-        {"o.buyer_id = u.id AND o.seller_id = u.referrer_id", "more than one equality"},
         {"o.buyer_id > u.id", "correlated by 'o.buyer_id > u.id'"},
         {"o.buyer_id = u.id OR o.total > 100", "correlated by 'o.buyer_id = u.id OR o.total > ?"},
         {"o.buyer_id IN (SELECT r.id FROM sq_users r WHERE r.referrer_id = u.id)", "nested subquery"}}) {
