@@ -98,6 +98,7 @@ public final class PullOut implements Operator {
       case EXISTS -> sub.not() ? "NOT EXISTS, decorrelated to an anti-join" : "EXISTS, decorrelated to a semi-join";
       case ANY_ROW -> sub.not() ? "NOT EXISTS, uncorrelated" : "EXISTS, uncorrelated";
       case SCALAR -> "scalar";
+      case QUANTIFIED -> "comparison with ANY/ALL";
     };
   }
 
@@ -108,6 +109,7 @@ public final class PullOut implements Operator {
           + ", fewer than shardex.maxMergeRows=" + cap + ", against " + sub.left();
       case ANY_ROW -> "TRUE or FALSE replaces it";
       case SCALAR -> "its one value replaces it (NULL for no row, error 1242 for more than one)";
+      case QUANTIFIED -> "its distinct values (NULL kept) replace it: " + sub.left() + " (SELECT ? UNION ALL SELECT ? ...)";
     };
   }
 

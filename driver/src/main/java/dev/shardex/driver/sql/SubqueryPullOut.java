@@ -6,15 +6,16 @@ import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Set;
 import net.sf.jsqlparser.expression.Alias;
+import net.sf.jsqlparser.expression.BinaryExpression;
 import net.sf.jsqlparser.expression.AnyComparisonExpression;
+import net.sf.jsqlparser.expression.AnyType;
 import net.sf.jsqlparser.expression.Expression;
 import net.sf.jsqlparser.expression.ExpressionVisitorAdapter;
 import net.sf.jsqlparser.expression.LongValue;
 import net.sf.jsqlparser.expression.NotExpression;
-import net.sf.jsqlparser.expression.operators.relational.EqualsTo;
+import net.sf.jsqlparser.expression.operators.relational.ComparisonOperator;
 import net.sf.jsqlparser.expression.operators.relational.ExistsExpression;
 import net.sf.jsqlparser.expression.operators.relational.InExpression;
-import net.sf.jsqlparser.expression.operators.relational.NotEqualsTo;
 import net.sf.jsqlparser.statement.select.AllColumns;
 import net.sf.jsqlparser.statement.select.Join;
 import net.sf.jsqlparser.statement.select.Limit;
@@ -44,7 +45,9 @@ public final class SubqueryPullOut {
     /** an uncorrelated [NOT] EXISTS: TRUE or FALSE. */
     ANY_ROW,
     /** (SELECT one value): that value, typed; NULL when no row. */
-    SCALAR
+    SCALAR,
+    /** x > ALL (values), x < ANY (values), ...: the values as a UNION ALL of parameters. */
+    QUANTIFIED
   }
 
   /**
@@ -97,6 +100,13 @@ public final class SubqueryPullOut {
       if (s.kind() == Kind.SCALAR) {
         String marker = "?" + ++next[0];
         return answer.cast() == null ? marker : "CAST(" + marker + " AS " + answer.cast() + ")";
+      }
+      if (s.kind() == Kind.QUANTIFIED) {
+        List<String> selects = new ArrayList<>();
+        for (int i = 0; i < values.size(); i++) {
+          selects.add("SELECT ?" + ++next[0]);
+        }
+        return "(" + s.left() + " (" + String.join(" UNION ALL ", selects) + "))";
       }
       String in = s.left() + (s.not() ? " NOT IN (" : " IN (") + valueList(values.size(), s.width(), next) + ")";
       if (s.kind() == Kind.EXISTS) {
@@ -195,6 +205,11 @@ public final class SubqueryPullOut {
       NumberedParameters.Text sub = NumberedParameters.print(in.select());
       return new Sub(Kind.IN, sub.sql(), sub.order(), in.left().toString(), in.not(), marker, -1, List.of());
     }
+    SubqueryForms.Quantified q = SubqueryForms.quantified(e);
+    if (q != null) { // no values: ALL is TRUE, ANY FALSE, as for NOT IN and IN
+      NumberedParameters.Text sub = NumberedParameters.print(q.select());
+      return new Sub(Kind.QUANTIFIED, sub.sql(), sub.order(), q.prefix(), q.type() == AnyType.ALL, marker, -1, List.of());
+    }
     PlainSelect scalar = (PlainSelect) ((ParenthesedSelect) e).getSelect();
     if (scalar.getLimit() == null && scalar.getOffset() == null) {
       scalar.setLimit(new Limit().withRowCount(new LongValue(2))); // a second row is an error: read no more
@@ -238,13 +253,9 @@ public final class SubqueryPullOut {
       }
 
       @Override
-      public <S> Void visit(EqualsTo eq, S context) {
-        return membership(eq, terms) ? null : super.visit(eq, context);
-      }
-
-      @Override
-      public <S> Void visit(NotEqualsTo ne, S context) {
-        return membership(ne, terms) ? null : super.visit(ne, context);
+      protected <S> Void visitBinaryExpression(BinaryExpression b, S context) {
+        // x = ANY (...), x <> ALL (...), x > ALL (...), ...: every comparison arrives here
+        return b instanceof ComparisonOperator && membership(b, terms) ? null : super.visitBinaryExpression(b, context);
       }
 
       @Override
@@ -300,9 +311,15 @@ public final class SubqueryPullOut {
 
   /**
    * Notes a membership test to pull out: uncorrelated (IN, = ANY, <> ALL), or correlated and an
-   * AND-ed term of the WHERE ({@code terms}), to be read as an EXISTS; whether it was one.
+   * AND-ed term of the WHERE ({@code terms}), to be read as an EXISTS; or an uncorrelated other
+   * comparison with ANY/ALL over an integer or DECIMAL column; whether it was one.
    */
   private boolean membership(Expression e, Set<Expression> terms) {
+    SubqueryForms.Quantified q = SubqueryForms.quantified(e);
+    if (q != null && pullable(q.select()) && SubqueryForms.exactNumber(q.select(), catalog)) {
+      found.add(e);
+      return true;
+    }
     SubqueryForms.Membership m = SubqueryForms.membership(e);
     if (m == null) {
       return false;

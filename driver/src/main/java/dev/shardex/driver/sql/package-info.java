@@ -16,7 +16,8 @@
  * {@code SubqueryPullOut} (IN, EXISTS and scalar subqueries run first; an EXISTS correlated by
  * equalities decorrelated by {@code CorrelatedExists}; {@code = ANY}, {@code <> ALL} and a
  * correlated IN in the WHERE's AND-ed terms read as IN, NOT IN and EXISTS by
- * {@code SubqueryForms}), {@code GlobalOuterJoin} (a GLOBAL table's outer join with a SHARDED one,
+ * {@code SubqueryForms}, which also pulls out {@code x > ALL (...)} and the like over exact numbers),
+ * {@code GlobalOuterJoin} (a GLOBAL table's outer join with a SHARDED one,
  * run by one shard over the SHARDED rows).
  *
  * <h2>Invariants</h2>

@@ -129,7 +129,13 @@ class JoinShapesTest {
       new Shape("Q7", "SELECT u.id FROM users u WHERE u.country = 'NL' AND u.id <> ALL (SELECT buyer_id FROM orders"
           + " WHERE seller_id = {S} AND buyer_id IS NOT NULL)", Order.NONE),
       new Shape("Q8", "SELECT u.id FROM users u WHERE u.country = 'NL' AND u.id <> ALL (SELECT buyer_id FROM orders"
-          + " WHERE seller_id = {S})", Order.NONE));
+          + " WHERE seller_id = {S})", Order.NONE),
+      new Shape("Q9", "SELECT o.id FROM orders o WHERE o.seller_id = {S} AND o.total > ALL (SELECT total FROM orders"
+          + " WHERE buyer_id = {B})", Order.NONE),
+      new Shape("Q10", "SELECT u.id FROM users u WHERE u.credit_limit < ANY (SELECT o.total FROM orders o"
+          + " WHERE o.seller_id = {S})", Order.NONE),
+      new Shape("Q11", "SELECT u.id FROM users u WHERE u.id >= ALL (SELECT buyer_id FROM orders WHERE seller_id = {S}"
+          + " AND buyer_id IS NOT NULL)", Order.NONE));
 
   enum Status { EQUAL, REFUSED, WRONG, UNNAMED_ERROR, ORACLE_ERROR }
 

@@ -166,10 +166,30 @@ class SubqueryTest {
   }
 
   @Test
-  void anyAll_otherComparisons_refusedByName_notAnsweredOnOneShard() throws SQLException {
-    // the subquery of > ALL was not seen by routing: the statement ran on the key's shard over its rows only
-    SQLException e = refused("SELECT u.id FROM sq_users u WHERE u.id = 7 AND u.id > ALL (SELECT o.buyer_id FROM sq_orders o"
-        + " WHERE o.buyer_id IS NOT NULL AND o.total > 900)");
+  void anyAll_otherComparisons_overExactNumbers_pulledOut_nullsAndEmptyAsOnOneServer() throws SQLException {
+    // routing once missed the subquery of > ALL: this ran on user 7's shard over its own orders only
+    sameOrEmpty("SELECT u.id FROM sq_users u WHERE u.id = 7 AND u.id > ALL (SELECT o.buyer_id FROM sq_orders o"
+        + " WHERE o.buyer_id IS NOT NULL AND o.total > 880)");
+    same("SELECT u.id FROM sq_users u WHERE u.id >= ALL (SELECT o.buyer_id FROM sq_orders o WHERE o.buyer_id < 30"
+        + " AND o.seller_id = ?)", false, 2);
+    same("SELECT u.id FROM sq_users u WHERE u.id < ANY (SELECT o.buyer_id FROM sq_orders o WHERE o.total > ?)", false, 850);
+    // orders 7 and 36 share buyer 21, orders 7 and 8 do not
+    same("SELECT u.id FROM sq_users u WHERE u.id = ALL (SELECT o.buyer_id FROM sq_orders o WHERE o.id IN (?, ?))", false, 7, 36);
+    sameOrEmpty("SELECT u.id FROM sq_users u WHERE u.id = ALL (SELECT o.buyer_id FROM sq_orders o WHERE o.id IN (?, ?))", 7, 8);
+    same("SELECT u.id FROM sq_users u WHERE u.id <> ANY (SELECT o.buyer_id FROM sq_orders o WHERE o.id IN (?, ?))", false, 7, 36);
+    // a NULL among the values (o.total is NULL for every 11th order): > ALL is NULL or FALSE, < ANY still TRUE where it can be
+    sameOrEmpty("SELECT o.id FROM sq_orders o WHERE o.seller_id = 1 AND o.total > ALL (SELECT p.total FROM sq_orders p"
+        + " WHERE p.seller_id = 3)");
+    same("SELECT o.id FROM sq_orders o WHERE o.seller_id = 1 AND o.total < ANY (SELECT p.total FROM sq_orders p"
+        + " WHERE p.seller_id = 3)", false);
+    // no values: ALL is TRUE, ANY FALSE
+    same("SELECT u.id FROM sq_users u WHERE u.id > ALL (SELECT o.buyer_id FROM sq_orders o WHERE o.total < 0)", false);
+    sameOrEmpty("SELECT u.id FROM sq_users u WHERE u.id > ANY (SELECT o.buyer_id FROM sq_orders o WHERE o.total < 0)");
+  }
+
+  @Test
+  void anyAll_otherComparisons_overOtherTypes_refusedByName() throws SQLException {
+    SQLException e = refused("SELECT u.id FROM sq_users u WHERE u.name > ALL (SELECT o.status FROM sq_orders o)");
     assertTrue(e.getMessage().contains("SHX1206"), e.getMessage());
   }
 
