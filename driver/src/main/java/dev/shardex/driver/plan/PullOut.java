@@ -69,20 +69,28 @@ public final class PullOut implements Operator {
   }
 
   /**
-   * The distinct values. An EXISTS's step was read with LIMIT cap+1: its cap+1-th row refuses it
+   * The distinct values (rows of {@code sub.width()} values, flattened, for an EXISTS correlated by
+   * several columns). An EXISTS's step was read with LIMIT cap+1: its cap+1-th row refuses it
    * (holding at most cap rows); an IN's refuses past cap distinct values.
    */
   private SubqueryPullOut.Answer distinct(ResultSet rs, SubqueryPullOut.Sub sub) throws SQLException {
     boolean limited = sub.kind() == Kind.EXISTS;
-    LinkedHashSet<Object> distinct = new LinkedHashSet<>();
+    int width = sub.width();
+    LinkedHashSet<List<Object>> distinct = new LinkedHashSet<>();
     long rows = 0;
     while (rs.next()) {
-      distinct.add(rs.getObject(1));
+      List<Object> row = new ArrayList<>(width);
+      for (int c = 1; c <= width; c++) {
+        row.add(rs.getObject(c));
+      }
+      distinct.add(row);
       if (limited ? ++rows > cap : distinct.size() > cap) {
         throw ShardexError.JOIN_TOO_LARGE.exception(sub.sql(), "subquery", cap);
       }
     }
-    return new SubqueryPullOut.Answer(new ArrayList<>(distinct), null);
+    List<Object> values = new ArrayList<>(distinct.size() * width);
+    distinct.forEach(values::addAll);
+    return new SubqueryPullOut.Answer(values, null);
   }
 
   private static String kind(SubqueryPullOut.Sub sub) {
@@ -91,16 +99,18 @@ public final class PullOut implements Operator {
       case EXISTS -> sub.not() ? "NOT EXISTS, decorrelated to an anti-join" : "EXISTS, decorrelated to a semi-join";
       case ANY_ROW -> sub.not() ? "NOT EXISTS, uncorrelated" : "EXISTS, uncorrelated";
       case SCALAR -> "scalar";
+      case QUANTIFIED -> "comparison with ANY/ALL";
     };
   }
 
   private String role(SubqueryPullOut.Sub sub) {
     return switch (sub.kind()) {
       case IN -> "its distinct values replace it";
-      case EXISTS -> "the distinct non-NULL values of its correlated column, at most shardex.maxMergeRows=" + cap
-          + ", against " + sub.left();
+      case EXISTS -> "the distinct non-NULL values of its correlated column" + (sub.width() > 1 ? "s" : "")
+          + ", at most shardex.maxMergeRows=" + cap + ", against " + sub.left();
       case ANY_ROW -> "TRUE or FALSE replaces it";
       case SCALAR -> "its one value replaces it (NULL for no row, error 1242 for more than one)";
+      case QUANTIFIED -> "its distinct values (NULL kept) replace it: " + sub.left() + " (SELECT ? UNION ALL SELECT ? ...)";
     };
   }
 

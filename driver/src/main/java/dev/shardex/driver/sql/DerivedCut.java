@@ -162,7 +162,7 @@ public final class DerivedCut {
     }
     boolean aggregates = p.getHaving() != null;
     for (SelectItem<?> item : p.getSelectItems()) {
-      aggregates |= MergeRewriter.isAggregate(item.getExpression());
+      aggregates |= Aggregates.isAggregate(item.getExpression());
     }
     for (SelectItem<?> item : p.getSelectItems()) {
       if (aggregates && (item.getExpression() instanceof Column || item.getExpression() instanceof AllColumns)) {

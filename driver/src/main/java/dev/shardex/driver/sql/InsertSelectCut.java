@@ -4,7 +4,6 @@ import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
-import net.sf.jsqlparser.expression.ExpressionVisitorAdapter;
 import net.sf.jsqlparser.expression.Function;
 import net.sf.jsqlparser.schema.Column;
 import net.sf.jsqlparser.schema.Table;
@@ -88,7 +87,7 @@ public final class InsertSelectCut {
     boolean[] sub = {false};
     for (UpdateSet set : sets) {
       for (Object value : set.getValues()) {
-        ((net.sf.jsqlparser.expression.Expression) value).accept(new ExpressionVisitorAdapter<Void>() {
+        ((net.sf.jsqlparser.expression.Expression) value).accept(new SubqueryVisitor<Void>() {
           @Override
           public <S> Void visit(Function f, S context) {
             return f.getName().equalsIgnoreCase("VALUES") ? null : super.visit(f, context); // the row it would insert
