@@ -51,6 +51,7 @@ class ShardexMetricsTest {
         Connection c = DriverManager.getConnection(URL); Statement s = c.createStatement()) {
       s.execute(TABLE);
       Map<Integer, Long> keys = keysByShard(c, s);
+      // other tests' clusters, still open in this JVM, have meters in the registry too: read this one's
       String cluster = registry.get(MeterNames.STATEMENTS).meters().iterator().next().getId().getTag("cluster");
       assertTrue(cluster.matches("mm-c\\d+"), cluster);
 
@@ -65,23 +66,23 @@ class ShardexMetricsTest {
       c.commit();
       c.setAutoCommit(true);
 
-      assertEquals(1, registry.get(MeterNames.STATEMENTS).tags("operation", "select", "route", "one_shard", "outcome", "ok")
+      assertEquals(1, registry.get(MeterNames.STATEMENTS).tag("cluster", cluster).tags("operation", "select", "route", "one_shard", "outcome", "ok")
           .timer().count(), "EXPLAIN ROUTE is counted apart (operation explain_route, route local)");
-      assertEquals(1, registry.get(MeterNames.STATEMENTS).tags("operation", "select", "route", "all", "outcome", "ok")
+      assertEquals(1, registry.get(MeterNames.STATEMENTS).tag("cluster", cluster).tags("operation", "select", "route", "all", "outcome", "ok")
           .timer().count());
-      assertEquals(1, registry.get(MeterNames.STATEMENTS).tags("operation", "delete", "outcome", "refused").timer().count());
-      assertEquals(1, registry.get(MeterNames.STATEMENTS).tags("operation", "select", "outcome", "error").timer().count());
-      assertEquals(1, registry.get(MeterNames.REFUSALS).tag("error.type", "SHX1201").counter().count());
-      assertEquals(1, registry.get(MeterNames.ERRORS).tag("error.type", "1054").counter().count());
-      var everywhere = registry.get(MeterNames.FANOUT).tag("route", "all").summary();
+      assertEquals(1, registry.get(MeterNames.STATEMENTS).tag("cluster", cluster).tags("operation", "delete", "outcome", "refused").timer().count());
+      assertEquals(1, registry.get(MeterNames.STATEMENTS).tag("cluster", cluster).tags("operation", "select", "outcome", "error").timer().count());
+      assertEquals(1, registry.get(MeterNames.REFUSALS).tag("cluster", cluster).tag("error.type", "SHX1201").counter().count());
+      assertEquals(1, registry.get(MeterNames.ERRORS).tag("cluster", cluster).tag("error.type", "1054").counter().count());
+      var everywhere = registry.get(MeterNames.FANOUT).tag("cluster", cluster).tag("route", "all").summary();
       assertEquals(2, everywhere.count(), "the CREATE TABLE and the scatter");
       assertEquals(8, everywhere.totalAmount(), "4 shards each");
-      assertEquals(1, registry.get(MeterNames.TRANSACTIONS)
+      assertEquals(1, registry.get(MeterNames.TRANSACTIONS).tag("cluster", cluster)
           .tags("mode", "atomic", "scope", "multi_shard", "outcome", "committed").timer().count());
-      assertTrue(registry.get(MeterNames.SHARD_CALLS).tag("shard", "2").timer().count() >= 2);
+      assertTrue(registry.get(MeterNames.SHARD_CALLS).tag("cluster", cluster).tag("shard", "2").timer().count() >= 2);
       assertNull(registry.find(MeterNames.SHARD_ERRORS).meter(), "an unknown column is the client's error, not the shard's");
-      assertTrue(registry.get(MeterNames.CACHE_GETS).tag("result", "hit").functionCounter().count() >= 1);
-      assertTrue(registry.get(MeterNames.LEASE_AGE).gauge().value() < 2.0);
+      assertTrue(registry.get(MeterNames.CACHE_GETS).tag("cluster", cluster).tag("result", "hit").functionCounter().count() >= 1);
+      assertTrue(registry.get(MeterNames.LEASE_AGE).tag("cluster", cluster).gauge().value() < 2.0);
       for (int shard = 0; shard < 4; shard++) {
         var pool = registry.get("hikaricp.connections").tags("shard", Integer.toString(shard), "cluster", cluster).gauge();
         assertTrue(pool.value() >= 1, "shard " + shard + "'s pool reports with its shard tag");
@@ -127,6 +128,11 @@ class ShardexMetricsTest {
    */
   @Test
   void twoClustersWithOtherCredentialsReportTheirOwnPools() throws Exception {
+    // the sandbox URL makes the directory and the table (as an instance of its own: the other tests'
+    // clusters must open after their registry is installed, so that their pools get its tracker)
+    try (Connection c = DriverManager.getConnection(URL + "setup"); Statement s = c.createStatement()) {
+      s.execute(TABLE);
+    }
     var sandbox = dev.shardex.sandbox.SandboxCluster.shared("micrometer", 4);
     List<Connection> servers = new ArrayList<>(List.of(sandbox.connectDirectory()));
     for (int i = 0; i < 4; i++) {
@@ -147,7 +153,6 @@ class ShardexMetricsTest {
         Connection second = DriverManager.getConnection(url, "mm_second", "second-Pw-22")) {
       for (Connection c : List.of(first, second)) {
         try (Statement s = c.createStatement()) {
-          s.execute(TABLE);
           query(s, "SELECT COUNT(*) FROM mm_rows"); // every shard: every pool is made
         }
       }
