@@ -83,6 +83,11 @@ public final class ShardSession implements ShardAccess, dev.shardex.driver.event
     return trace;
   }
 
+  @Override
+  public dev.shardex.driver.events.StatementTrace traced() {
+    return trace;
+  }
+
   public SessionState state() {
     return state;
   }
