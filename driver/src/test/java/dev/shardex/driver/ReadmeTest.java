@@ -3,6 +3,7 @@ package dev.shardex.driver;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.shardex.directory.ShardexError;
+import dev.shardex.driver.cluster.ShardexProperty;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;

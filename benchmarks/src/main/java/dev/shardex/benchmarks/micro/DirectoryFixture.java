@@ -7,7 +7,7 @@ import dev.shardex.directory.DirectoryStore;
 import dev.shardex.directory.KeySpace;
 import dev.shardex.directory.KeyType;
 import dev.shardex.directory.TableDef;
-import dev.shardex.driver.Cluster;
+import dev.shardex.driver.cluster.Cluster;
 import dev.shardex.driver.ShardexDriver;
 import dev.shardex.driver.jdbc.ShardexConnection;
 import dev.shardex.driver.sql.RouteTemplate;

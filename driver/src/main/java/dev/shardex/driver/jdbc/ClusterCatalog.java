@@ -2,7 +2,7 @@ package dev.shardex.driver.jdbc;
 
 import dev.shardex.directory.Lookup;
 import dev.shardex.directory.TableDef;
-import dev.shardex.driver.Cluster;
+import dev.shardex.driver.cluster.Cluster;
 import dev.shardex.driver.route.TableSchemas;
 import dev.shardex.driver.sql.JoinSplitter;
 import java.sql.SQLException;

@@ -1,7 +1,7 @@
 package dev.shardex.driver.jdbc;
 
 import dev.shardex.directory.ShardexError;
-import dev.shardex.driver.Cluster;
+import dev.shardex.driver.cluster.Cluster;
 import dev.shardex.driver.execute.Outcome;
 import dev.shardex.driver.execute.ShardCall;
 import dev.shardex.driver.execute.ShardSession;
