@@ -1,6 +1,5 @@
 package dev.shardex.driver.execute;
 
-import dev.shardex.directory.ErrorKind;
 import dev.shardex.driver.route.Fanout;
 import dev.shardex.driver.route.RoutePlan;
 import dev.shardex.driver.sql.ShardSql;
@@ -22,12 +21,11 @@ import java.util.TreeMap;
  * back in the caller's order. An entry on several shards adds up its shards' counts (split rows,
  * scatter writes) or counts once (a GLOBAL table's copies).
  *
- * <p>A shard whose batch failed on some statements and gave every entry's count (a prepared batch
- * goes on after a failed entry: Connector/J's {@code continueBatchOnError}, its default; a plain
- * one stops there, its later entries not run) does not stop the batch: its counts are taken as
- * they are and the other shards run, and the batch then fails as one server's would, with every
- * entry's count ({@link Statement#EXECUTE_FAILED} for the failed and unrun ones) and the first
- * failure's error. Any other failure stops the batch at that shard. The transaction scope is checked before any shard
+ * <p>A shard whose batch failed on some statements and went on with the others (Connector/J's
+ * {@code continueBatchOnError}, its default) does not stop the batch: its counts are taken as they
+ * are and the other shards run, and the batch then fails as one server's would, with every entry's
+ * count ({@link Statement#EXECUTE_FAILED} for the failed ones) and the first failure's error. Any
+ * other failure stops the batch at that shard. The transaction scope is checked before any shard
  * runs, so a refused batch changed nothing.
  */
 public final class BatchExecutor {
@@ -127,35 +125,12 @@ public final class BatchExecutor {
     return List.copyOf(byKey.values());
   }
 
-  /**
-   * A plain share as one multi-statement text, one round trip, read result by result: the server
-   * stops at a failed entry, so the entries before it ran (their counts), it failed and the ones
-   * after it did not run (both {@link Statement#EXECUTE_FAILED}), thrown as one server's
-   * BatchUpdateException. Connector/J's own batch would send the same text (allowMultiQueries is on
-   * for shard connections) but, when an entry fails, numbers its counts wrongly: the failed entry
-   * may count -1 and an entry that ran EXECUTE_FAILED. A lost connection is thrown as it is.
-   */
   private static long[] plainBatch(ShardLease lease, List<Part> group) throws SQLException {
-    StringBuilder text = new StringBuilder();
-    for (Part p : group) {
-      text.append(text.length() == 0 ? "" : ";\n").append(p.sql().text());
-    }
-    long[] counts = new long[group.size()];
-    Arrays.fill(counts, Statement.EXECUTE_FAILED);
     Statement s = lease.statement();
-    try {
-      boolean rows = s.execute(text.toString());
-      for (int i = 0; i < counts.length; i++) {
-        counts[i] = rows ? Statement.SUCCESS_NO_INFO : s.getLargeUpdateCount();
-        rows = s.getMoreResults();
-      }
-    } catch (SQLException e) {
-      if (ErrorKind.of(e) == ErrorKind.CONNECTION_LOST) {
-        throw e;
-      }
-      throw new BatchUpdateException(e.getMessage(), e.getSQLState(), e.getErrorCode(), counts, e);
+    for (Part p : group) {
+      s.addBatch(p.sql().text());
     }
-    return counts;
+    return s.executeLargeBatch();
   }
 
   private static long[] preparedBatch(ShardLease lease, List<Part> group, BatchCall call) throws SQLException {
