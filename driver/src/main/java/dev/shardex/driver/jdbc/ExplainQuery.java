@@ -1,6 +1,6 @@
 package dev.shardex.driver.jdbc;
 
-import dev.shardex.driver.Cluster;
+import dev.shardex.driver.cluster.Cluster;
 import dev.shardex.driver.execute.Outcome;
 import dev.shardex.driver.plan.Runner;
 import dev.shardex.driver.execute.ShardCall;
