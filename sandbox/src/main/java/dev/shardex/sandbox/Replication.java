@@ -21,6 +21,9 @@ final class Replication {
 
     /** How long start-up waits for a replica to apply what its primary wrote during provisioning. */
     private static final int CATCH_UP_SECONDS = 60;
+    /** ER_HOST_NOT_PRIVILEGED. */
+    private static final int HOST_REFUSED = 1130;
+    private static final int ROOT_ATTEMPTS = 25;
 
     private Replication() {}
 
@@ -34,7 +37,12 @@ final class Replication {
         return List.of("--server-id=" + serverId(shard, replica + 1), "--relay-log=relay-bin");
     }
 
-    /** Points the replica at its primary (GTID, from the primary's first event) and starts it. */
+    /**
+     * Points the replica at its primary (GTID, from the primary's first event), starts it and waits
+     * until it has applied what the primary logged so far, on one connection: while the replica
+     * replays the primary's account statements, a new connection to it was once refused with
+     * "Host '127.0.0.1' is not allowed to connect" (seen under load in CI), so none is opened then.
+     */
     static void attach(MariaDbServer replica, MariaDbServer primary, String user, String password) {
         try (Connection root = root(replica);
                 PreparedStatement change = root.prepareStatement("CHANGE MASTER TO MASTER_HOST = '127.0.0.1', "
@@ -45,6 +53,7 @@ final class Replication {
             change.setString(2, password);
             change.execute();
             statement.execute("START SLAVE");
+            await(root, replica, primary);
         } catch (SQLException e) {
             throw failure(replica, "attach to " + primary.label(), e);
         }
@@ -52,28 +61,32 @@ final class Replication {
 
     /** Waits until the replica has applied every transaction its primary has logged so far. */
     static void awaitCaughtUp(MariaDbServer replica, MariaDbServer primary) {
+        try (Connection root = root(replica)) {
+            await(root, replica, primary);
+        } catch (SQLException e) {
+            throw failure(replica, "wait for its primary", e);
+        }
+    }
+
+    private static void await(Connection replicaRoot, MariaDbServer replica, MariaDbServer primary)
+            throws SQLException {
         String position;
         try (Connection root = root(primary);
                 Statement statement = root.createStatement();
                 ResultSet rs = statement.executeQuery("SELECT @@gtid_binlog_pos")) {
             rs.next();
             position = rs.getString(1);
-        } catch (SQLException e) {
-            throw failure(primary, "read the binary log position", e);
         }
-        try (Connection root = root(replica);
-                PreparedStatement wait = root.prepareStatement("SELECT MASTER_GTID_WAIT(?, ?)")) {
+        try (PreparedStatement wait = replicaRoot.prepareStatement("SELECT MASTER_GTID_WAIT(?, ?)")) {
             wait.setString(1, position);
             wait.setInt(2, CATCH_UP_SECONDS);
             try (ResultSet rs = wait.executeQuery()) {
                 rs.next();
                 if (rs.getInt(1) != 0) {
                     throw new SandboxException("MariaDB " + replica.label() + " did not reach its primary's position "
-                            + position + " within " + CATCH_UP_SECONDS + " s: " + status(root));
+                            + position + " within " + CATCH_UP_SECONDS + " s: " + status(replicaRoot));
                 }
             }
-        } catch (SQLException e) {
-            throw failure(replica, "wait for position " + position, e);
         }
     }
 
@@ -100,8 +113,27 @@ final class Replication {
         return (shard + 1) * 100 + member;
     }
 
+    /** Root over TCP; a refusal with 1130 (the host check, while account events replay) is retried. */
     private static Connection root(MariaDbServer server) throws SQLException {
-        return Jdbc.connect(Jdbc.url(server.port(), ""), "root", "");
+        for (int attempt = 1; ; attempt++) {
+            try {
+                return Jdbc.connect(Jdbc.url(server.port(), ""), "root", "");
+            } catch (SQLException e) {
+                if (e.getErrorCode() != HOST_REFUSED || attempt == ROOT_ATTEMPTS) {
+                    throw e;
+                }
+                pause();
+            }
+        }
+    }
+
+    private static void pause() {
+        try {
+            Thread.sleep(200);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new SandboxException("Interrupted while connecting to a replica", e);
+        }
     }
 
     private static SandboxException failure(MariaDbServer server, String action, SQLException e) {

@@ -116,7 +116,6 @@ public final class SandboxCluster implements AutoCloseable {
                 replica.start();
                 MariaDbServer primary = cluster.primaryOf(replica);
                 Replication.attach(replica, primary, USER, PASSWORD);
-                Replication.awaitCaughtUp(replica, primary);
             });
         } catch (RuntimeException e) {
             cluster.closeQuietly(e);
