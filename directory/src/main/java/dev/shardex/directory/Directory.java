@@ -175,6 +175,16 @@ public final class Directory implements AutoCloseable {
     return catalog.shards();
   }
 
+  /** The shard's declared replicas (empty when it has none), as of the last SHARD change applied. */
+  public java.util.List<dev.shardex.directory.catalog.Replica> replicas(int shardId) {
+    return catalog.replicas(shardId);
+  }
+
+  /** Whether any shard has a declared replica. */
+  public boolean hasReplicas() {
+    return catalog.hasReplicas();
+  }
+
   public Shard shard(int id) throws SQLException {
     return catalog.shard(id);
   }

@@ -22,6 +22,8 @@ public final class ShardexConfig implements ShardPools.Credentials {
   final String directoryUrl;
   final String sandboxName;
   final int sandboxShards;
+  /** Replica servers per sandbox shard ({@code replicas=N} on a sandbox URL), 0 elsewhere. */
+  final int sandboxReplicas;
   final String user;
   final String password;
   final Properties all;
@@ -85,6 +87,7 @@ public final class ShardexConfig implements ShardPools.Credentials {
     if (base.startsWith(SANDBOX)) {
       this.sandboxName = base.substring(SANDBOX.length());
       this.sandboxShards = intOption(props, "shards", 4);
+      this.sandboxReplicas = intOption(props, "replicas", 0, 0, 8);
       this.directoryUrl = null;
       if (sandboxName.isEmpty()) {
         throw ShardexError.BAD_OPTION.exception("sandbox name", "", "use jdbc:shardex:sandbox:NAME?shards=N");
@@ -92,6 +95,7 @@ public final class ShardexConfig implements ShardPools.Credentials {
     } else {
       this.sandboxName = null;
       this.sandboxShards = 0;
+      this.sandboxReplicas = 0;
       Redact.Credentials login = Redact.credentials("jdbc:" + base);
       this.directoryUrl = login.url();
       userInfo(props, login);
@@ -100,7 +104,7 @@ public final class ShardexConfig implements ShardPools.Credentials {
     this.password = props.getProperty("password");
     for (String name : props.stringPropertyNames()) {
       if (!ShardexProperty.isShardexOption(name) && !name.equals("user") && !name.equals("password")
-          && !name.startsWith("shard.") && !name.equals(CLOCK) && !(sandboxName != null && name.equals("shards"))) {
+          && !name.startsWith("shard.") && !name.equals(CLOCK) && !(sandboxName != null && (name.equals("shards") || name.equals("replicas")))) {
         passThrough.setProperty(name, props.getProperty(name));
       }
     }
@@ -235,11 +239,15 @@ public final class ShardexConfig implements ShardPools.Credentials {
   }
 
   private static int intOption(Properties props, String name, int dflt) throws SQLException {
+    return intOption(props, name, dflt, 1, 64);
+  }
+
+  private static int intOption(Properties props, String name, int dflt, int min, int max) throws SQLException {
     String v = props.getProperty(name, Integer.toString(dflt));
     try {
       int n = Integer.parseInt(v.trim());
-      if (n < 1 || n > 64) {
-        throw ShardexError.BAD_OPTION.exception(name, v, "expected 1 to 64");
+      if (n < min || n > max) {
+        throw ShardexError.BAD_OPTION.exception(name, v, "expected " + min + " to " + max);
       }
       return n;
     } catch (NumberFormatException e) {
