@@ -217,6 +217,17 @@ public final class Cluster implements AutoCloseable {
     return pools;
   }
 
+  private dev.shardex.driver.execute.ReplicaHealth replicaHealth;
+
+  /** The replicas' health, probed from the first replica read on (a cluster whose connections never ask has no probe). */
+  public synchronized dev.shardex.driver.execute.ReplicaHealth replicaHealth() {
+    if (replicaHealth == null && !closed) {
+      pools.replicaPoolSize(config.replicaPoolSize());
+      replicaHealth = new dev.shardex.driver.execute.ReplicaHealth(directory, pools, Math.max(50, config.pollMs), name);
+    }
+    return replicaHealth;
+  }
+
   private final dev.shardex.driver.route.TableSchemas schemas;
 
   /** Tables' columns and unique keys, read from a shard on first use. */
@@ -256,6 +267,9 @@ public final class Cluster implements AutoCloseable {
       closed = true;
       if (fanout != null) {
         fanout.shutdownNow();
+      }
+      if (replicaHealth != null) {
+        replicaHealth.close();
       }
     }
     events.close();

@@ -42,6 +42,11 @@ public final class ShardexConfig implements ShardPools.Credentials {
   final int sequenceBlock;
   final dev.shardex.driver.execute.TransactionMode transactions;
   final int fanoutThreads;
+  /** shardex.readTarget=replica_preferred; shardex.readOnlyTarget=replica; the replicas' lag bound and pool size. */
+  final boolean replicaReads;
+  final boolean readOnlyReplica;
+  final long replicaMaxLagMs;
+  final int replicaPoolSize;
   final boolean autoPoll;
   /** shardex.telemetry: jmx, listeners or none. */
   final String telemetry;
@@ -129,6 +134,10 @@ public final class ShardexConfig implements ShardPools.Credentials {
     this.maxMergeRows = ShardexProperty.MAX_MERGE_ROWS.getLong(props);
     this.sequenceBlock = (int) Math.min(1_000_000, ShardexProperty.SEQUENCE_BLOCK.getLong(props));
     this.fanoutThreads = (int) Math.min(256, ShardexProperty.FANOUT_THREADS.getLong(props));
+    this.replicaReads = ShardexProperty.READ_TARGET.get(props).equalsIgnoreCase("replica_preferred");
+    this.readOnlyReplica = ShardexProperty.READ_ONLY_TARGET.get(props).equalsIgnoreCase("replica");
+    this.replicaMaxLagMs = ShardexProperty.REPLICA_MAX_LAG_MS.getLong(props);
+    this.replicaPoolSize = (int) Math.min(1000, ShardexProperty.REPLICA_POOL_SIZE.getLong(props));
     if (pollMs >= leaseMs) {
       throw ShardexError.BAD_OPTION.exception("shardex.pollMs", pollMs, "must be smaller than shardex.leaseMs (" + leaseMs + ")");
     }
@@ -173,6 +182,15 @@ public final class ShardexConfig implements ShardPools.Credentials {
 
   public static ShardexConfig parse(String url, Properties info) throws SQLException {
     return new ShardexConfig(url, info);
+  }
+
+  /** What this connection's reads may do with replicas, or null when it never reads from one (the default). */
+  public dev.shardex.driver.execute.ReplicaReads.Ask replicaAsk() {
+    return replicaReads || readOnlyReplica ? new dev.shardex.driver.execute.ReplicaReads.Ask(replicaReads, replicaMaxLagMs) : null;
+  }
+
+  public int replicaPoolSize() {
+    return replicaPoolSize;
   }
 
   DirectoryOptions directoryOptions() {

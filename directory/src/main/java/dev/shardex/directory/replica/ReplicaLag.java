@@ -117,8 +117,16 @@ public final class ReplicaLag {
     }
   }
 
+  /** The primary's binlog position now ({@code @@gtid_binlog_pos}), for {@link #covers} later. */
+  public static String position(Connection primary) throws SQLException {
+    try (Statement s = primary.createStatement(); ResultSet rs = s.executeQuery("SELECT @@gtid_binlog_pos")) {
+      rs.next();
+      return rs.getString(1);
+    }
+  }
+
   /** MASTER_GTID_WAIT with a zero timeout: 0 when the replica has applied every listed domain's position. */
-  private static boolean covers(Connection replica, String position) throws SQLException {
+  public static boolean covers(Connection replica, String position) throws SQLException {
     try (PreparedStatement ps = replica.prepareStatement("SELECT MASTER_GTID_WAIT(?, 0)")) {
       ps.setString(1, position);
       try (ResultSet rs = ps.executeQuery()) {

@@ -31,6 +31,10 @@ public final class ShardSession implements ShardAccess, dev.shardex.driver.event
   private final Transaction tx;
   private final SessionChanges changes;
   private Metrics metrics = Metrics.none();
+  /** Replica reads, for a connection that asks for them (null: every read goes to the primary). */
+  private ReplicaReads replicas;
+  /** Set by the pipeline around a SELECT that may be answered by a replica (see {@link #replicaEligible}). */
+  private boolean replicaRead;
   /** Work that waits for the transaction to commit (lookup entries of deleted rows); dropped on rollback. */
   private final java.util.List<AfterCommit> afterCommit = new java.util.ArrayList<>(0);
   /** The running autocommit statement's writes, held until its lookup claim commits; null when none. */
@@ -50,6 +54,20 @@ public final class ShardSession implements ShardAccess, dev.shardex.driver.event
     this.credentials = credentials;
     this.tx = new Transaction(this, directory, pools, pinned);
     this.changes = new SessionChanges(this, state, directory, pools, pinned);
+  }
+
+  public void replicaReads(ReplicaReads r) {
+    this.replicas = r;
+  }
+
+  /** Whether this connection, in its present state, would send a replica-safe read to a replica. */
+  public boolean replicaEligible() {
+    return replicas != null && replicas.wanted(state);
+  }
+
+  /** The pipeline marks the replica-safe SELECT it is about to run (and unmarks it after). */
+  public synchronized void replicaRead(boolean on) {
+    this.replicaRead = on;
   }
 
   public void transactionMode(TransactionMode m) {
@@ -151,6 +169,12 @@ public final class ShardSession implements ShardAccess, dev.shardex.driver.event
     }
     if (write && !shard.status().acceptsWrites()) {
       throw ShardexError.SHARD_READ_ONLY.exception(shardId, shardId);
+    }
+    if (replicaRead && !write && held == null) {
+      ShardLease onReplica = replicas.lease(this, shard, state, pools);
+      if (onReplica != null) {
+        return onReplica;
+      }
     }
     Connection c = pinned.get(shardId);
     if (c != null && mayPin) {
