@@ -30,7 +30,10 @@ import java.util.concurrent.atomic.AtomicLong;
  */
 public final class ReplicaHealth implements AutoCloseable {
   /** A replica's last verdict: its lag, when measured, and since when it covers a position read at that time. */
-  record State(Lag lag, long measuredNanos, long coversNanos, String position, long positionNanos) {}
+  record State(Lag lag, long measuredNanos, long coversNanos) {}
+
+  /** A primary position and when a probe read it. */
+  record Point(String position, long nanos) {}
 
   /** Why a read that asked for a replica went to the primary. */
   public enum Fallback {
@@ -44,6 +47,9 @@ public final class ReplicaHealth implements AutoCloseable {
   private final ShardPools pools;
   private final long probeMs;
   private final Map<String, State> states = new ConcurrentHashMap<>();
+  /** Per shard, the positions its primary had at the last probes, oldest first (probe thread only). */
+  private final Map<Integer, java.util.ArrayList<Point>> history = new java.util.HashMap<>();
+  private static final int HISTORY = 128;
   private final Map<Fallback, AtomicLong> fallbacks = new ConcurrentHashMap<>();
   private final AtomicLong replicaReads = new AtomicLong();
   private final ScheduledExecutorService probe;
@@ -91,7 +97,7 @@ public final class ReplicaHealth implements AutoCloseable {
   /** A borrow from the replica failed: it takes no read until a probe finds it again. */
   void down(Replica r, SQLException e) {
     states.put(key(r.shardId(), r.replicaId()),
-        new State(Lag.unknown(ReplicaLag.State.UNREACHABLE, String.valueOf(e.getMessage())), System.nanoTime(), 0, "", 0));
+        new State(Lag.unknown(ReplicaLag.State.UNREACHABLE, String.valueOf(e.getMessage())), System.nanoTime(), 0));
   }
 
   void counted(Fallback f) {
@@ -120,7 +126,7 @@ public final class ReplicaHealth implements AutoCloseable {
         } catch (SQLException | RuntimeException e) {
           for (Replica r : directory.replicas(shard.id())) {
             states.put(key(r.shardId(), r.replicaId()), new State(Lag.unknown(ReplicaLag.State.UNREACHABLE,
-                "its primary: " + e.getMessage()), System.nanoTime(), 0, "", 0));
+                "its primary: " + e.getMessage()), System.nanoTime(), 0));
           }
         }
       }
@@ -129,24 +135,40 @@ public final class ReplicaHealth implements AutoCloseable {
 
   private void probe(Shard shard) throws SQLException {
     try (Connection primary = pools.borrow(shard)) {
+      java.util.ArrayList<Point> points = history.computeIfAbsent(shard.id(), k -> new java.util.ArrayList<>());
+      points.add(new Point(ReplicaLag.position(primary), System.nanoTime()));
+      if (points.size() > HISTORY) {
+        points.remove(0);
+      }
       for (Replica r : directory.replicas(shard.id())) {
-        long started = System.nanoTime();
-        String position = ReplicaLag.position(primary);
-        State before = states.get(key(r.shardId(), r.replicaId()));
         State now;
         try (Connection replica = pools.borrowReplica(ReplicaReads.view(shard, r), r.replicaId())) {
           Lag lag = ReplicaLag.measure(primary, replica, shard.id());
-          long covers = lag.state() == ReplicaLag.State.CAUGHT_UP ? started
-              : before != null && !before.position().isEmpty() && ReplicaLag.covers(replica, before.position())
-                  ? before.positionNanos() : before == null ? 0 : before.coversNanos();
-          now = new State(lag, System.nanoTime(), covers, position, started);
+          now = new State(lag, System.nanoTime(), lag.known() ? covered(replica, points) : 0);
         } catch (SQLException e) {
-          now = new State(Lag.unknown(ReplicaLag.State.UNREACHABLE, String.valueOf(e.getMessage())), System.nanoTime(), 0, "", 0);
+          now = new State(Lag.unknown(ReplicaLag.State.UNREACHABLE, String.valueOf(e.getMessage())), System.nanoTime(), 0);
         }
         states.put(key(r.shardId(), r.replicaId()), now);
       }
       ReplicaLag.beat(primary, shard.id());
     }
+  }
+
+  /** When the newest probe position the replica has applied was read (0: none of those kept). */
+  private static long covered(Connection replica, java.util.List<Point> points) throws SQLException {
+    int lo = 0;
+    int hi = points.size() - 1;
+    long found = 0;
+    while (lo <= hi) {
+      int mid = (lo + hi) >>> 1;
+      if (ReplicaLag.covers(replica, points.get(mid).position())) {
+        found = points.get(mid).nanos();
+        lo = mid + 1;
+      } else {
+        hi = mid - 1;
+      }
+    }
+    return found;
   }
 
   @Override
