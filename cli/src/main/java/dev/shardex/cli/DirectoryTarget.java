@@ -1,7 +1,7 @@
 package dev.shardex.cli;
 
 import dev.shardex.directory.Redact;
-import dev.shardex.driver.ShardexConfig;
+import dev.shardex.driver.cluster.ShardexConfig;
 import java.util.Map;
 import picocli.CommandLine.ParameterException;
 

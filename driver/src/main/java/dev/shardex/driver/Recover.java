@@ -1,5 +1,6 @@
 package dev.shardex.driver;
 
+import dev.shardex.driver.cluster.ShardexProperty;
 import dev.shardex.driver.execute.Recovery;
 import dev.shardex.driver.jdbc.ShardexConnection;
 import java.sql.Connection;
@@ -9,7 +10,7 @@ import java.util.Properties;
 
 /**
  * Recovery on demand, for the CLI and operators: one pass that finishes every prepared branch a
- * crash or a dead shard left behind (see {@link Cluster#recover}). A driver instance also runs it
+ * crash or a dead shard left behind (see {@link dev.shardex.driver.cluster.Cluster#recover}). A driver instance also runs it
  * at start and every 30 s by itself.
  *
  * <p>{@code java -cp ... dev.shardex.driver.Recover jdbc:shardex:mysql://dir-host/shardex USER PASSWORD}

@@ -1,5 +1,6 @@
 package dev.shardex.driver;
 
+import dev.shardex.driver.cluster.ShardexProperty;
 import dev.shardex.vocabulary.ShardexError;
 import java.io.PrintWriter;
 import java.sql.Connection;
@@ -95,11 +96,11 @@ public class ShardexDataSource implements DataSource {
 
   @Override
   public <T> T unwrap(Class<T> iface) throws SQLException {
-    return dev.shardex.driver.Wrappers.unwrap(this, iface);
+    return dev.shardex.driver.merge.Wrappers.unwrap(this, iface);
   }
 
   @Override
   public boolean isWrapperFor(Class<?> iface) {
-    return dev.shardex.driver.Wrappers.isWrapperFor(this, iface);
+    return dev.shardex.driver.merge.Wrappers.isWrapperFor(this, iface);
   }
 }

@@ -1,5 +1,9 @@
 package dev.shardex.driver;
 
+import dev.shardex.driver.cluster.Cluster;
+import dev.shardex.driver.cluster.ShardexConfig;
+import dev.shardex.driver.cluster.ShardexProperty;
+import dev.shardex.vocabulary.ShardexError;
 import dev.shardex.driver.jdbc.ShardexConnection;
 import dev.shardex.vocabulary.ShardexError;
 import java.sql.Connection;
@@ -59,7 +63,7 @@ public final class ShardexDriver implements Driver {
       synchronized (CLUSTERS) {
         c = CLUSTERS.get(key);
         if (c == null) {
-          c = Cluster.open(config);
+          c = Cluster.open(config, ShardexDriver::shutdown);
           CLUSTERS.put(key, c);
         }
       }

@@ -2,6 +2,7 @@ package dev.shardex.driver;
 
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.shardex.driver.cluster.ShardexProperty;
 import dev.shardex.vocabulary.ShardexError;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -1,5 +1,6 @@
 package dev.shardex.driver;
 
+import dev.shardex.driver.cluster.Cluster;
 import dev.shardex.driver.jdbc.ShardexConnection;
 import dev.shardex.sandbox.SandboxCluster;
 import java.sql.Connection;

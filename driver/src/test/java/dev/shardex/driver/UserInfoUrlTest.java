@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.shardex.driver.cluster.ShardexConfig;
 import dev.shardex.vocabulary.KeySpace;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
@@ -112,7 +113,7 @@ class UserInfoUrlTest {
     assertEquals("u@x", c.user(0));
     assertEquals("p:a b+", c.password(0));
     assertEquals("s2", c.user(2));
-    assertEquals("jdbc:mysql://h:3306/db", c.directoryUrl);
+    assertEquals("jdbc:mysql://h:3306/db", c.directoryUrl());
     assertFalse(c.toString().contains("p:a") || c.clusterKey().contains("p:a") || c.clusterKey().contains("p%3A"));
   }
 }

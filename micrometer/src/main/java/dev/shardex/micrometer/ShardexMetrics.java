@@ -21,8 +21,9 @@ import java.util.concurrent.ConcurrentHashMap;
  *
  * <p>Every meter is resolved once per cluster (and per shard, SHX id or error code the first time
  * it is seen) and then only recorded: a statement costs one timer record, one summary record and,
- * per shard call, one timer record (its start time is the only allocation). Meter names and tags
- * are listed in {@link MeterNames} and docs/observability.md.
+ * per shard call, one timer record (the driver times the call) and two adder increments in the
+ * shard pool's tracker; it allocates nothing. Meter names and tags are listed in
+ * {@link MeterNames} and docs/observability.md.
  */
 public final class ShardexMetrics implements ShardexListener {
   private final MeterRegistry registry;
@@ -77,11 +78,6 @@ public final class ShardexMetrics implements ShardexListener {
   }
 
   @Override
-  public Object shardCallStarted(ClusterView cluster, StatementView statement, Object started, Shard shard) {
-    return System.nanoTime(); // boxed: the one allocation of a shard call, its start
-  }
-
-  @Override
   public void shardCallFailed(ClusterView cluster, Object call, Shard shard, SQLException error) {
     ClusterMeters m = meters(cluster);
     if (m != null) {
@@ -90,10 +86,10 @@ public final class ShardexMetrics implements ShardexListener {
   }
 
   @Override
-  public void shardCallEnded(ClusterView cluster, Object call, Shard shard) {
+  public void shardCallEnded(ClusterView cluster, Object call, Shard shard, long nanos) {
     ClusterMeters m = meters(cluster);
-    if (m != null && call instanceof Long start) {
-      m.shardCall(shard.id(), System.nanoTime() - start);
+    if (m != null && nanos >= 0) {
+      m.shardCall(shard.id(), nanos);
     }
   }
 

@@ -11,13 +11,19 @@ import java.sql.DriverManager;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import org.junit.jupiter.api.Test;
 
 /** The meters a dashboard reads, after real statements on a 4-shard sandbox, from Micrometer's SimpleMeterRegistry. */
 class ShardexMetricsTest {
   private static final String URL = "jdbc:shardex:sandbox:micrometer?shards=4&shardex.instance=mm";
+  private static final String TABLE =
+      "/* shardex:sharded key=user_id */ CREATE TABLE IF NOT EXISTS mm_rows (user_id BIGINT PRIMARY KEY, v INT)";
 
   private static void query(Statement s, String sql) throws SQLException {
     try (ResultSet rs = s.executeQuery(sql)) {
@@ -43,8 +49,9 @@ class ShardexMetricsTest {
     SimpleMeterRegistry registry = new SimpleMeterRegistry();
     try (AutoCloseable installed = ShardexMetrics.install(registry);
         Connection c = DriverManager.getConnection(URL); Statement s = c.createStatement()) {
-      s.execute("/* shardex:sharded key=user_id */ CREATE TABLE IF NOT EXISTS mm_rows (user_id BIGINT PRIMARY KEY, v INT)");
+      s.execute(TABLE);
       Map<Integer, Long> keys = keysByShard(c, s);
+      // other tests' clusters, still open in this JVM, have meters in the registry too: read this one's
       String cluster = registry.get(MeterNames.STATEMENTS).meters().iterator().next().getId().getTag("cluster");
       assertTrue(cluster.matches("mm-c\\d+"), cluster);
 
@@ -59,29 +66,106 @@ class ShardexMetricsTest {
       c.commit();
       c.setAutoCommit(true);
 
-      assertEquals(1, registry.get(MeterNames.STATEMENTS).tags("operation", "select", "route", "one_shard", "outcome", "ok")
+      assertEquals(1, registry.get(MeterNames.STATEMENTS).tag("cluster", cluster).tags("operation", "select", "route", "one_shard", "outcome", "ok")
           .timer().count(), "EXPLAIN ROUTE is counted apart (operation explain_route, route local)");
-      assertEquals(1, registry.get(MeterNames.STATEMENTS).tags("operation", "select", "route", "all", "outcome", "ok")
+      assertEquals(1, registry.get(MeterNames.STATEMENTS).tag("cluster", cluster).tags("operation", "select", "route", "all", "outcome", "ok")
           .timer().count());
-      assertEquals(1, registry.get(MeterNames.STATEMENTS).tags("operation", "delete", "outcome", "refused").timer().count());
-      assertEquals(1, registry.get(MeterNames.STATEMENTS).tags("operation", "select", "outcome", "error").timer().count());
-      assertEquals(1, registry.get(MeterNames.REFUSALS).tag("error.type", "SHX1201").counter().count());
-      assertEquals(1, registry.get(MeterNames.ERRORS).tag("error.type", "1054").counter().count());
-      var everywhere = registry.get(MeterNames.FANOUT).tag("route", "all").summary();
+      assertEquals(1, registry.get(MeterNames.STATEMENTS).tag("cluster", cluster).tags("operation", "delete", "outcome", "refused").timer().count());
+      assertEquals(1, registry.get(MeterNames.STATEMENTS).tag("cluster", cluster).tags("operation", "select", "outcome", "error").timer().count());
+      assertEquals(1, registry.get(MeterNames.REFUSALS).tag("cluster", cluster).tag("error.type", "SHX1201").counter().count());
+      assertEquals(1, registry.get(MeterNames.ERRORS).tag("cluster", cluster).tag("error.type", "1054").counter().count());
+      var everywhere = registry.get(MeterNames.FANOUT).tag("cluster", cluster).tag("route", "all").summary();
       assertEquals(2, everywhere.count(), "the CREATE TABLE and the scatter");
       assertEquals(8, everywhere.totalAmount(), "4 shards each");
-      assertEquals(1, registry.get(MeterNames.TRANSACTIONS)
+      assertEquals(1, registry.get(MeterNames.TRANSACTIONS).tag("cluster", cluster)
           .tags("mode", "atomic", "scope", "multi_shard", "outcome", "committed").timer().count());
-      assertTrue(registry.get(MeterNames.SHARD_CALLS).tag("shard", "2").timer().count() >= 2);
+      assertTrue(registry.get(MeterNames.SHARD_CALLS).tag("cluster", cluster).tag("shard", "2").timer().count() >= 2);
       assertNull(registry.find(MeterNames.SHARD_ERRORS).meter(), "an unknown column is the client's error, not the shard's");
-      assertTrue(registry.get(MeterNames.CACHE_GETS).tag("result", "hit").functionCounter().count() >= 1);
-      assertTrue(registry.get(MeterNames.LEASE_AGE).gauge().value() < 2.0);
+      assertTrue(registry.get(MeterNames.CACHE_GETS).tag("cluster", cluster).tag("result", "hit").functionCounter().count() >= 1);
+      assertTrue(registry.get(MeterNames.LEASE_AGE).tag("cluster", cluster).gauge().value() < 2.0);
       for (int shard = 0; shard < 4; shard++) {
         var pool = registry.get("hikaricp.connections").tags("shard", Integer.toString(shard), "cluster", cluster).gauge();
         assertTrue(pool.value() >= 1, "shard " + shard + "'s pool reports with its shard tag");
         assertEquals("shardex-" + cluster + "-shard-" + shard, pool.getId().getTag("pool"));
       }
+      for (var meter : registry.getMeters()) { // and docs/observability.md lists MeterNames (ObservabilityReadmeTest)
+        String name = meter.getId().getName();
+        assertTrue(MeterNames.ALL.contains(name) || MeterNames.POOL.contains(name), "a meter MeterNames lacks: " + name);
+        assertTrue(meter.getId().getTag("cluster") != null, name + " has its cluster tag");
+      }
     }
     assertNull(registry.find(MeterNames.STATEMENTS).meter(), "closing the registration removes the cluster's meters");
+  }
+
+  /** A stopped shard: the statement fails with SHX1401, counted as an error and against that shard. */
+  @Test
+  void aStoppedShardCountsAgainstTheShard() throws Exception {
+    var sandbox = dev.shardex.sandbox.SandboxCluster.shared("micrometer", 4);
+    SimpleMeterRegistry registry = new SimpleMeterRegistry();
+    try (AutoCloseable installed = ShardexMetrics.install(registry);
+        Connection c = DriverManager.getConnection(URL + "fail&shardex.connectTimeoutMs=1000");
+        Statement s = c.createStatement()) {
+      s.execute(TABLE);
+      long key = keysByShard(c, s).get(1);
+      sandbox.stopShard(1);
+      try {
+        SQLException e = assertThrows(SQLException.class, () -> s.executeQuery("SELECT v FROM mm_rows WHERE user_id = " + key));
+        assertTrue(e.getMessage().contains("SHX1401"), e.getMessage());
+      } finally {
+        sandbox.startShard(1);
+      }
+      assertEquals(1, registry.get(MeterNames.STATEMENTS).tags("operation", "select", "route", "one_shard", "outcome", "error")
+          .timer().count());
+      assertEquals(1, registry.get(MeterNames.ERRORS).tag("error.type", "SHX1401").counter().count());
+      assertEquals(1, registry.get(MeterNames.SHARD_ERRORS).tags("shard", "1", "error.type", "SHX1401").counter().count());
+      assertNull(registry.find(MeterNames.REFUSALS).meter(), "a shard's failure is no refusal");
+    }
+  }
+
+  /**
+   * Two clusters of one instance, opened with other credentials, in one JVM: each one's shard
+   * pools report under a pool and cluster tag of their own, so their figures never merge.
+   */
+  @Test
+  void twoClustersWithOtherCredentialsReportTheirOwnPools() throws Exception {
+    // the sandbox URL makes the directory and the table (as an instance of its own: the other tests'
+    // clusters must open after their registry is installed, so that their pools get its tracker)
+    try (Connection c = DriverManager.getConnection(URL + "setup"); Statement s = c.createStatement()) {
+      s.execute(TABLE);
+    }
+    var sandbox = dev.shardex.sandbox.SandboxCluster.shared("micrometer", 4);
+    List<Connection> servers = new ArrayList<>(List.of(sandbox.connectDirectory()));
+    for (int i = 0; i < 4; i++) {
+      servers.add(sandbox.connectShard(i));
+    }
+    for (Connection server : servers) {
+      try (Connection c = server; Statement s = c.createStatement()) {
+        for (String host : new String[] {"%", "localhost"}) {
+          s.execute("CREATE USER IF NOT EXISTS 'mm_second'@'" + host + "' IDENTIFIED BY 'second-Pw-22'");
+          s.execute("GRANT ALL PRIVILEGES ON `" + c.getCatalog() + "`.* TO 'mm_second'@'" + host + "'");
+        }
+      }
+    }
+    String url = "jdbc:shardex:" + sandbox.directoryUrl().substring("jdbc:".length()) + "?shardex.instance=mmtwo";
+    SimpleMeterRegistry registry = new SimpleMeterRegistry();
+    try (AutoCloseable installed = ShardexMetrics.install(registry);
+        Connection first = DriverManager.getConnection(url, sandbox.user(), sandbox.password());
+        Connection second = DriverManager.getConnection(url, "mm_second", "second-Pw-22")) {
+      for (Connection c : List.of(first, second)) {
+        try (Statement s = c.createStatement()) {
+          query(s, "SELECT COUNT(*) FROM mm_rows"); // every shard: every pool is made
+        }
+      }
+      Map<String, Set<String>> poolsByCluster = new HashMap<>();
+      for (var gauge : registry.find("hikaricp.connections").gauges()) {
+        poolsByCluster.computeIfAbsent(gauge.getId().getTag("cluster"), k -> new HashSet<>()).add(gauge.getId().getTag("pool"));
+      }
+      assertEquals(2, poolsByCluster.size(), "two clusters: " + poolsByCluster);
+      for (var e : poolsByCluster.entrySet()) {
+        assertTrue(e.getKey().matches("mmtwo-c\\d+"), e.getKey());
+        assertEquals(4, e.getValue().size(), "a pool per shard: " + e);
+        assertTrue(e.getValue().stream().allMatch(p -> p.startsWith("shardex-" + e.getKey() + "-shard-")), e.toString());
+      }
+    }
   }
 }

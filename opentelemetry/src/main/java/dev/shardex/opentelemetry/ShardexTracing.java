@@ -121,7 +121,7 @@ public final class ShardexTracing implements ShardexListener {
   }
 
   @Override
-  public void shardCallEnded(ClusterView cluster, Object call, Shard shard) {
+  public void shardCallEnded(ClusterView cluster, Object call, Shard shard, long nanos) {
     if (call instanceof Span span) {
       span.end();
     }

@@ -31,6 +31,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -82,6 +83,15 @@ class ShardexTracingTest {
   void reset() {
     SPANS.reset();
     CURRENT_ON_SHARD_CALLS.clear();
+  }
+
+  /** Every attribute a test's spans carry is one SemanticAttributes lists (and so docs/observability.md). */
+  @AfterEach
+  void everyAttributeIsAListedOne() {
+    for (SpanData span : SPANS.getFinishedSpanItems()) {
+      span.getAttributes().forEach((key, value) -> assertTrue(SemanticAttributes.ALL.contains(key),
+          span.getName() + " carries " + key.getKey() + ", which SemanticAttributes lacks"));
+    }
   }
 
   private static SpanData statement(String name) {
@@ -176,5 +186,33 @@ class ShardexTracingTest {
             && "one_shard".equals(p.getAttributes().get(SemanticAttributes.ROUTE)))
         .mapToLong(p -> p.getCount()).sum();
     assertTrue(updates >= 2, "the two UPDATEs: " + updates);
+  }
+
+  @Test
+  void aStoppedShardIsAnErrorSpanWithItsShxId() throws Exception {
+    var sandbox = dev.shardex.sandbox.SandboxCluster.shared("otel", 4);
+    try (Connection c = DriverManager.getConnection(URL + "fail&shardex.connectTimeoutMs=1000");
+        Statement s = c.createStatement()) {
+      try (ResultSet rs = s.executeQuery("SELECT v FROM ot_rows WHERE user_id = " + keys.get(3))) {
+        assertTrue(rs.next(), "the shard's pool has a connection before the shard stops");
+      }
+      SPANS.reset();
+      sandbox.stopShard(3);
+      try {
+        SQLException e = assertThrows(SQLException.class, () -> s.executeQuery("SELECT v FROM ot_rows WHERE user_id = " + keys.get(3)));
+        assertTrue(e.getMessage().contains("SHX1401"), e.getMessage());
+      } finally {
+        sandbox.startShard(3);
+      }
+    }
+    SpanData failed = statement("SELECT ot_rows");
+    assertEquals(StatusCode.ERROR, failed.getStatus().getStatusCode());
+    assertEquals("SHX1401", attribute(failed, SemanticAttributes.ERROR_TYPE));
+    assertEquals("one_shard", attribute(failed, SemanticAttributes.ROUTE));
+    assertNull(attribute(failed, SemanticAttributes.DB_RESPONSE_STATUS_CODE), "no server answered");
+    for (SpanData shard : children(failed)) {
+      assertEquals(3L, shard.getAttributes().get(SemanticAttributes.SHARD_ID));
+      assertEquals("SHX1401", attribute(shard, SemanticAttributes.ERROR_TYPE));
+    }
   }
 }

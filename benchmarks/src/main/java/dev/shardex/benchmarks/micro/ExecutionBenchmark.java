@@ -38,6 +38,8 @@ public class ExecutionBenchmark {
   private static final String POINT = "SELECT user_id, name, email, visits FROM users WHERE user_id = ?";
   private static final String UPDATE = "UPDATE users SET visits = visits + 1 WHERE user_id = ?";
   private static final String COUNT = "SELECT COUNT(*) FROM posts WHERE created_at >= ?";
+  /** Entries in the prepared batch benchmarks: users 0..99, over all four shards. */
+  private static final int BATCH = 100;
 
   private BenchCluster cluster;
   private Connection shardex;
@@ -138,5 +140,29 @@ public class ExecutionBenchmark {
       }
     }
     return sum;
+  }
+
+  /** A prepared batch of 100 UPDATEs by key through Shardex: one JDBC batch per shard, counts in the caller's order. */
+  @Benchmark
+  public int shardexBatchUpdate100() throws Exception {
+    for (int u = 0; u < BATCH; u++) {
+      shardexUpdate.setLong(1, u);
+      shardexUpdate.addBatch();
+    }
+    return shardexUpdate.executeBatch().length;
+  }
+
+  /** ...the same 100 UPDATEs by hand: each shard's share as one Connector/J batch, shard after shard. */
+  @Benchmark
+  public int directBatchUpdate100() throws Exception {
+    for (int u = 0; u < BATCH; u++) {
+      directUpdate[owner[u]].setLong(1, u);
+      directUpdate[owner[u]].addBatch();
+    }
+    int n = 0;
+    for (PreparedStatement ps : directUpdate) {
+      n += ps.executeBatch().length;
+    }
+    return n;
   }
 }

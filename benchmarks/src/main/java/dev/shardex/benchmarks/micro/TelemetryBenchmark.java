@@ -29,7 +29,10 @@ import org.openjdk.jmh.annotations.Warmup;
 /**
  * The telemetry a one-shard statement sets off, alone (no server: the events the pipeline and
  * the shard lease send, in their order): statement begins, is routed, takes and gives back one
- * shard connection, ends. {@code none} is shardex.telemetry=none, {@code jmx} the default (the
+ * shard connection, ends; with shardex-micrometer (micrometer: shardex.telemetry=listeners;
+ * jmx-micrometer: the default with it installed) also what HikariCP tells the shard pool's
+ * metrics tracker around the borrow (a clock read and the acquire time, a clock read and the usage
+ * time, as its MetricsTrackerDelegate does). {@code none} is shardex.telemetry=none, {@code jmx} the default (the
  * cluster's MBean counters and the slow-statement log), {@code micrometer} shardex-micrometer on a
  * SimpleMeterRegistry with the slow log (shardex.telemetry=listeners). Run with {@code -prof gc}.
  * The end-to-end figures (a statement against a real shard, per telemetry setting) are
@@ -42,8 +45,10 @@ import org.openjdk.jmh.annotations.Warmup;
 @Fork(value = 1, jvmArgsAppend = {"-Xmx512m", "-Dorg.slf4j.simpleLogger.defaultLogLevel=warn"})
 @State(Scope.Benchmark)
 public class TelemetryBenchmark {
-  @Param({"none", "jmx", "micrometer"})
+  @Param({"none", "jmx", "micrometer", "jmx-micrometer"})
   public String telemetry;
+  /** Whether {@link #start} registers shardex-micrometer itself (main registers it once for several settings). */
+  private boolean registers = true;
 
   private static final String SQL = "SELECT user_id, name FROM users WHERE user_id = ?";
   private ClusterEvents events;
@@ -52,6 +57,8 @@ public class TelemetryBenchmark {
   private final Object lease = new Object();
   private RouteTemplate template;
   private AutoCloseable registration;
+  /** The shard pool's metrics tracker the listeners installed, or null (HikariCP then tracks nothing). */
+  private com.zaxxer.hikari.metrics.IMetricsTracker tracker;
 
   /** A logical connection's slot for its running statement, as ShardSession keeps it. */
   static final class Connection implements ClusterEvents.Statements {
@@ -73,6 +80,11 @@ public class TelemetryBenchmark {
       if (trace == null) {
         trace = new StatementTrace(e, this);
       }
+      return trace;
+    }
+
+    @Override
+    public StatementTrace traced() {
       return trace;
     }
   }
@@ -126,17 +138,28 @@ public class TelemetryBenchmark {
   public void start() throws Exception {
     template = new dev.shardex.driver.sql.TemplateCache(100).plain("SELECT user_id, name FROM users WHERE user_id = 1")
         .template();
-    if (telemetry.equals("micrometer")) {
-      registration = ShardexTelemetry.register(
-          new dev.shardex.micrometer.ShardexMetrics(new io.micrometer.core.instrument.simple.SimpleMeterRegistry()));
+    if (telemetry.endsWith("micrometer") && registers) {
+      registration = micrometer();
     }
-    events = ClusterEvents.of(telemetry.equals("micrometer") ? "listeners" : telemetry, 1000, new FourShards());
+    events = ClusterEvents.of(telemetry.equals("micrometer") ? "listeners" : telemetry.startsWith("jmx") ? "jmx" : telemetry,
+        1000, new FourShards());
     events.open();
+    com.zaxxer.hikari.HikariConfig config = new com.zaxxer.hikari.HikariConfig();
+    events.poolCreating(shard.id(), config);
+    if (config.getMetricsTrackerFactory() != null) {
+      tracker = config.getMetricsTrackerFactory().create("shardex-bench-c1-shard-1", new com.zaxxer.hikari.metrics.PoolStats(0) {
+        @Override
+        protected void update() {}
+      });
+    }
   }
 
   @TearDown(Level.Trial)
   public void stop() throws Exception {
     events.close();
+    if (tracker != null) {
+      tracker.close();
+    }
     if (registration != null) {
       registration.close();
     }
@@ -149,25 +172,48 @@ public class TelemetryBenchmark {
     if (running != null) {
       running.routed(Fanout.ONE, 1);
     }
-    events.callStarted(running, shard, lease, null);
-    events.callEnded(shard, lease);
+    long borrowed = 0;
+    if (tracker != null) {
+      borrowed = System.nanoTime();
+      tracker.recordConnectionAcquiredNanos(borrowed - (trace == null ? borrowed : trace.startNanos()));
+    }
+    events.callStarted(session, shard, lease, null);
+    events.callEnded(session, shard, lease);
+    if (tracker != null) {
+      tracker.recordConnectionUsageMillis((System.nanoTime() - borrowed) / 1_000_000);
+    }
     if (trace != null) {
       trace.end();
     }
     return trace;
   }
 
+  private static AutoCloseable micrometer() {
+    return ShardexTelemetry.register(
+        new dev.shardex.micrometer.ShardexMetrics(new io.micrometer.core.instrument.simple.SimpleMeterRegistry()));
+  }
+
   /**
    * The same, as CPU time of the calling thread (machine load stretches JMH's wall-clock figures,
-   * hardly this): the settings take turns in blocks, median ns per statement of each.
+   * hardly this): the settings take turns in blocks, median ns per statement of each. A registered
+   * listener applies to every cluster that takes listeners, so none and jmx are measured before
+   * shardex-micrometer is registered, and none, micrometer and jmx-micrometer after.
    * {@code -Dbench.main=dev.shardex.benchmarks.micro.TelemetryBenchmark -Dbench.skipJmh=true}.
    */
   public static void main(String[] args) throws Exception {
-    String[] modes = {"none", "jmx", "micrometer"};
+    compare(new String[] {"none", "jmx"});
+    try (AutoCloseable installed = micrometer()) {
+      compare(new String[] {"none", "micrometer", "jmx-micrometer"});
+    }
+    System.exit(0);
+  }
+
+  private static void compare(String[] modes) throws Exception {
     TelemetryBenchmark[] b = new TelemetryBenchmark[modes.length];
     for (int i = 0; i < modes.length; i++) {
       b[i] = new TelemetryBenchmark();
       b[i].telemetry = modes[i];
+      b[i].registers = false;
       b[i].start();
     }
     var threads = java.lang.management.ManagementFactory.getThreadMXBean();
@@ -188,10 +234,9 @@ public class TelemetryBenchmark {
     }
     for (int i = 0; i < modes.length; i++) {
       java.util.Arrays.sort(ns[i]);
-      System.out.printf(java.util.Locale.ROOT, "telemetry %-10s %7.1f ns CPU per one-shard statement (median of %d blocks)%n",
+      System.out.printf(java.util.Locale.ROOT, "telemetry %-14s %7.1f ns CPU per one-shard statement (median of %d blocks)%n",
           modes[i], ns[i][rounds / 2], rounds);
       b[i].stop();
     }
-    System.exit(0);
   }
 }

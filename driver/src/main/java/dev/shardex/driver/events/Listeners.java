@@ -17,7 +17,13 @@ import java.util.concurrent.Executor;
 final class Listeners implements ShardexListener {
   private final ShardexListener[] all;
   private final boolean[] statements;
+  /** Of those, the ones that override statementStarted (the others' default returns null). */
+  private final boolean[] starts;
   private final boolean[] calls;
+  /** Of those, the ones that override shardCallStarted. */
+  private final boolean[] callStarts;
+  /** What any of them hears. */
+  private final Hearing hearing;
   /** The one listener that hears statements (or shard calls), or -1 when several do. */
   private final int onlyStatements;
   private final int onlyCalls;
@@ -25,16 +31,46 @@ final class Listeners implements ShardexListener {
   private Listeners(ShardexListener[] all) {
     this.all = all;
     this.statements = new boolean[all.length];
+    this.starts = new boolean[all.length];
     this.calls = new boolean[all.length];
+    this.callStarts = new boolean[all.length];
+    Hearing any = Hearing.NOTHING;
     for (int i = 0; i < all.length; i++) {
-      statements[i] = overrides(all[i], "statementStarted", StatementView.class)
-          || overrides(all[i], "statementEnded", StatementView.class, Object.class);
-      calls[i] = overrides(all[i], "shardCallStarted", ClusterView.class, StatementView.class, Object.class, Shard.class)
-          || overrides(all[i], "shardCallFailed", ClusterView.class, Object.class, Shard.class, SQLException.class)
-          || overrides(all[i], "shardCallEnded", ClusterView.class, Object.class, Shard.class);
+      Hearing h = Hearing.of(all[i]);
+      starts[i] = h.statementStarts();
+      statements[i] = h.statements();
+      calls[i] = h.calls();
+      callStarts[i] = h.callStarts();
+      any = any.or(h);
     }
+    hearing = any;
     onlyStatements = only(statements);
     onlyCalls = only(calls);
+  }
+
+  /**
+   * Which events a listener hears, read once from the methods it overrides: the driver skips a
+   * call (and the clock reads that timing calls takes) that no listener would act on.
+   */
+  record Hearing(boolean statementStarts, boolean statements, boolean callStarts, boolean callEnds, boolean calls) {
+    static final Hearing NOTHING = new Hearing(false, false, false, false, false);
+
+    static Hearing of(ShardexListener l) {
+      if (l instanceof Listeners several) {
+        return several.hearing;
+      }
+      boolean starts = overrides(l, "statementStarted", StatementView.class);
+      boolean callStarts = overrides(l, "shardCallStarted", ClusterView.class, StatementView.class, Object.class, Shard.class);
+      boolean callEnds = overrides(l, "shardCallEnded", ClusterView.class, Object.class, Shard.class, long.class);
+      return new Hearing(starts, starts || overrides(l, "statementEnded", StatementView.class, Object.class), callStarts,
+          callEnds, callStarts || callEnds
+              || overrides(l, "shardCallFailed", ClusterView.class, Object.class, Shard.class, SQLException.class));
+    }
+
+    Hearing or(Hearing o) {
+      return new Hearing(statementStarts || o.statementStarts, statements || o.statements, callStarts || o.callStarts,
+          callEnds || o.callEnds, calls || o.calls);
+    }
   }
 
   private static int only(boolean[] hears) {
@@ -98,11 +134,11 @@ final class Listeners implements ShardexListener {
   @Override
   public Object statementStarted(StatementView statement) {
     if (onlyStatements >= 0) {
-      return all[onlyStatements].statementStarted(statement);
+      return starts[onlyStatements] ? all[onlyStatements].statementStarted(statement) : null;
     }
     Object[] states = null;
     for (int i = 0; i < all.length; i++) {
-      if (statements[i]) {
+      if (starts[i]) {
         states = keep(states, i, all[i].statementStarted(statement));
       }
     }
@@ -139,11 +175,12 @@ final class Listeners implements ShardexListener {
   @Override
   public Object shardCallStarted(ClusterView cluster, StatementView statement, Object started, Shard shard) {
     if (onlyCalls >= 0) {
-      return all[onlyCalls].shardCallStarted(cluster, statement, at(started, onlyCalls, onlyStatements), shard);
+      return callStarts[onlyCalls]
+          ? all[onlyCalls].shardCallStarted(cluster, statement, at(started, onlyCalls, onlyStatements), shard) : null;
     }
     Object[] states = null;
     for (int i = 0; i < all.length; i++) {
-      if (calls[i]) {
+      if (callStarts[i]) {
         states = keep(states, i, all[i].shardCallStarted(cluster, statement, at(started, i, onlyStatements), shard));
       }
     }
@@ -160,10 +197,10 @@ final class Listeners implements ShardexListener {
   }
 
   @Override
-  public void shardCallEnded(ClusterView cluster, Object call, Shard shard) {
+  public void shardCallEnded(ClusterView cluster, Object call, Shard shard, long nanos) {
     for (int i = 0; i < all.length; i++) {
       if (calls[i]) {
-        all[i].shardCallEnded(cluster, at(call, i, onlyCalls), shard);
+        all[i].shardCallEnded(cluster, at(call, i, onlyCalls), shard, nanos);
       }
     }
   }

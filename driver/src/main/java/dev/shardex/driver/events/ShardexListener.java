@@ -57,8 +57,12 @@ public interface ShardexListener {
    */
   default void shardCallFailed(ClusterView cluster, Object call, Shard shard, SQLException error) {}
 
-  /** The call's connection was given back. */
-  default void shardCallEnded(ClusterView cluster, Object call, Shard shard) {}
+  /**
+   * The call's connection was given back, {@code nanos} after it was taken (-1 when this
+   * listener was registered while the call ran). Timing calls costs the driver two clock reads per
+   * call, made only while some listener overrides this method.
+   */
+  default void shardCallEnded(ClusterView cluster, Object call, Shard shard, long nanos) {}
 
   /**
    * A transaction that ran on {@code shards} shards (1 or more) ended.

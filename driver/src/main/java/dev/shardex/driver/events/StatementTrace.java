@@ -5,6 +5,8 @@ import dev.shardex.driver.sql.RouteTemplate;
 import dev.shardex.driver.sql.SqlLexer;
 import dev.shardex.driver.sql.StatementType;
 import dev.shardex.driver.sql.TableRef;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
 import java.sql.SQLException;
 import java.util.concurrent.atomic.AtomicInteger;
 
@@ -13,8 +15,25 @@ import java.util.concurrent.atomic.AtomicInteger;
  * reused statement after statement, so tracing a statement allocates nothing of its own; a
  * statement the pipeline runs inside another (a cross-shard join's sides) is part of the outer one.
  * Shard calls may count from fan-out threads, hence the atomic counter.
+ *
+ * <p>It also holds one running shard call's listener state and start (a span, the time a meter
+ * needs at the call's end), so that a one-shard statement's call needs no map entry: the first
+ * call a statement starts takes the slot, and any other call that runs while it is taken (a
+ * scatter's others, a result set left open across statements) goes to {@link ClusterEvents}' map.
+ * The slot is taken by compare-and-set on {@code heldCall}; the state and start written after it
+ * are read only by the same call's end, which comes after its start.
  */
 public final class StatementTrace implements StatementView {
+  private static final VarHandle HELD_CALL;
+
+  static {
+    try {
+      HELD_CALL = MethodHandles.lookup().findVarHandle(StatementTrace.class, "heldCall", Object.class);
+    } catch (ReflectiveOperationException e) {
+      throw new ExceptionInInitializerError(e);
+    }
+  }
+
   private final ClusterEvents events;
   private final ClusterEvents.Statements session;
   private RouteTemplate template;
@@ -30,12 +49,16 @@ public final class StatementTrace implements StatementView {
   private long start;
   private long elapsed;
   private Object started;
+  private volatile Object heldCall;
+  private Object heldState;
+  private long heldStart;
 
   public StatementTrace(ClusterEvents events, ClusterEvents.Statements session) {
     this.events = events;
     this.session = session;
   }
 
+  /** {@code listener}: the one to tell the start, or null when none listens for starts. */
   void begin(RouteTemplate t, String text, ShardexListener listener) {
     template = t;
     sql = text;
@@ -49,7 +72,7 @@ public final class StatementTrace implements StatementView {
     error = null;
     elapsed = 0;
     start = System.nanoTime();
-    started = listener.statementStarted(this);
+    started = listener == null ? null : listener.statementStarted(this);
   }
 
   private static boolean local(StatementType type) {
@@ -63,23 +86,53 @@ public final class StatementTrace implements StatementView {
   /** The route stage chose a plan (a retry after a move routes again: the last plan counts). */
   public void routed(Fanout fanout, int shards) {
     if (route != RouteKind.JOIN) { // a join's sides route too; the statement stays a join
-      route = kind(fanout, shards, events.cluster().shardIds().size());
+      route = kind(fanout, shards);
     }
   }
 
-  static RouteKind kind(Fanout fanout, int shards, int all) {
+  /** The catalog's shard count is read only for the plans that need it (not a one-shard one's). */
+  private RouteKind kind(Fanout fanout, int shards) {
     return switch (fanout) {
       case ONE -> RouteKind.ONE_SHARD;
       case MERGE -> RouteKind.MERGED;
       case JOIN -> RouteKind.JOIN;
       case HOLD -> RouteKind.HELD;
       case DDL -> RouteKind.ALL;
-      case CONCAT, SUM, REPLICATE -> shards >= all ? RouteKind.ALL : RouteKind.SEVERAL;
+      case CONCAT, SUM, REPLICATE -> shards >= events.cluster().shardIds().size() ? RouteKind.ALL : RouteKind.SEVERAL;
     };
   }
 
   void called() {
     calls.incrementAndGet();
+  }
+
+  /** Holds this call's state and start here, if no other call holds the slot. */
+  boolean hold(Object call, Object state, long start) {
+    if (!HELD_CALL.compareAndSet(this, null, call)) {
+      return false;
+    }
+    heldState = state;
+    heldStart = start;
+    return true;
+  }
+
+  boolean holds(Object call) {
+    return heldCall == call;
+  }
+
+  /** The held call's state (call {@link #holds} first). */
+  Object heldState() {
+    return heldState;
+  }
+
+  long heldStart() {
+    return heldStart;
+  }
+
+  /** The held call ended: the slot is free for the next one. */
+  void release() {
+    heldState = null;
+    heldCall = null;
   }
 
   void shardFailed() {

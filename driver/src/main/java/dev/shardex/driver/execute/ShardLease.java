@@ -29,21 +29,7 @@ public final class ShardLease implements AutoCloseable {
     this.shard = shard;
     this.connection = connection;
     this.pinned = pinned;
-    session.metrics().events().callStarted(session.running(), shard, this, connection);
-  }
-
-  /**
-   * Telemetry keys a running call by its lease: the pooled connection's identity hash is already
-   * computed (a new lease's own would be computed on every statement); equality stays identity.
-   */
-  @Override
-  public int hashCode() {
-    return System.identityHashCode(connection) * 31 + shard.id();
-  }
-
-  @Override
-  public boolean equals(Object o) {
-    return this == o;
+    session.metrics().events().callStarted(session, shard, this, connection);
   }
 
   public Connection connection() {
@@ -84,7 +70,7 @@ public final class ShardLease implements AutoCloseable {
     failed = true; // a statement that failed is not kept: its connection may be broken
     broken |= ErrorKind.of(e) == ErrorKind.CONNECTION_LOST;
     SQLException named = session.translate(shard, e);
-    session.metrics().events().callFailed(session.running(), shard, this, named);
+    session.metrics().events().callFailed(session, shard, this, named);
     return named;
   }
 
@@ -100,7 +86,7 @@ public final class ShardLease implements AutoCloseable {
   public void close() throws SQLException {
     if (!released) {
       released = true;
-      session.metrics().events().callEnded(shard, this);
+      session.metrics().events().callEnded(session, shard, this);
       giveBack();
       if (!pinned) {
         session.release(shard, connection, broken);

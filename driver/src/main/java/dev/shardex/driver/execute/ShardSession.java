@@ -20,6 +20,10 @@ import java.util.TreeMap;
  * before anything runs there. Sticky session: once the application sends a SET, every connection
  * it uses carries that state, so connections are pinned too and, because a pool cannot undo a SET,
  * evicted rather than pooled when the logical connection lets them go.
+ *
+ * <p>This class is the session's face: the lending is {@link ShardLender}'s, the end of a
+ * transaction {@link TransactionEnd}'s, the transaction itself {@link Transaction}'s and the
+ * session's SET state {@link SessionChanges}'.
  */
 public final class ShardSession implements ShardAccess, dev.shardex.driver.events.ClusterEvents.Statements {
   private final Directory directory;
@@ -30,15 +34,9 @@ public final class ShardSession implements ShardAccess, dev.shardex.driver.event
   private final TreeMap<Integer, Connection> pinned = new TreeMap<>();
   private final Transaction tx;
   private final SessionChanges changes;
+  private final ShardLender lender;
+  private final TransactionEnd ending;
   private Metrics metrics = Metrics.none();
-  /** Replica reads, for a connection that asks for them (null: every read goes to the primary). */
-  private ReplicaReads replicas;
-  /** Set by the pipeline around a SELECT that may be answered by a replica (see {@link #replicaEligible}). */
-  private boolean replicaRead;
-  /** Work that waits for the transaction to commit (lookup entries of deleted rows); dropped on rollback. */
-  private final java.util.List<AfterCommit> afterCommit = new java.util.ArrayList<>(0);
-  /** The running autocommit statement's writes, held until its lookup claim commits; null when none. */
-  private HeldWrites held;
   /** Telemetry: this connection's statement trace (made on first use) and the statement running now, if traced. */
   private dev.shardex.driver.events.StatementTrace trace;
   private volatile dev.shardex.driver.events.StatementTrace running;
@@ -54,20 +52,23 @@ public final class ShardSession implements ShardAccess, dev.shardex.driver.event
     this.credentials = credentials;
     this.tx = new Transaction(this, directory, pools, pinned);
     this.changes = new SessionChanges(this, state, directory, pools, pinned);
+    this.lender = new ShardLender(this, directory, pools, state, pinned, tx);
+    this.ending = new TransactionEnd(this, directory, pools, state, pinned, tx);
   }
 
+  /** Replica reads, for a connection that asks for them (see {@link ShardLender}). */
   public void replicaReads(ReplicaReads r) {
-    this.replicas = r;
+    lender.replicaReads(r);
   }
 
   /** Whether this connection, in its present state, would send a replica-safe read to a replica. */
   public boolean replicaEligible() {
-    return replicas != null && replicas.wanted(state);
+    return lender.replicaEligible();
   }
 
   /** The pipeline marks the replica-safe SELECT it is about to run (and unmarks it after). */
-  public synchronized void replicaRead(boolean on) {
-    this.replicaRead = on;
+  public void replicaRead(boolean on) {
+    lender.replicaRead(on);
   }
 
   public void transactionMode(TransactionMode m) {
@@ -98,6 +99,11 @@ public final class ShardSession implements ShardAccess, dev.shardex.driver.event
     if (trace == null) {
       trace = new dev.shardex.driver.events.StatementTrace(events, this);
     }
+    return trace;
+  }
+
+  @Override
+  public dev.shardex.driver.events.StatementTrace traced() {
     return trace;
   }
 
@@ -134,13 +140,10 @@ public final class ShardSession implements ShardAccess, dev.shardex.driver.event
     }
   }
 
+  /** A connection to the shard, lent by this session's {@link ShardLender}. */
   @Override
-  public synchronized ShardLease acquire(int shardId, boolean write, boolean mayPin) throws SQLException {
-    if (held != null && write && mayPin) {
-      ShardLease again = held.held(shardId);
-      return again != null ? again : held.lease(shardId, acquireOwn(shardId, true, true));
-    }
-    return acquireOwn(shardId, write, mayPin);
+  public ShardLease acquire(int shardId, boolean write, boolean mayPin) throws SQLException {
+    return lender.acquire(shardId, write, mayPin);
   }
 
   /**
@@ -149,86 +152,11 @@ public final class ShardSession implements ShardAccess, dev.shardex.driver.event
    * transaction, or inside a statement already held, there is nothing more to hold.
    */
   public HeldWrites holdWrites() {
-    if (!state.autoCommit || held != null) {
-      return HeldWrites.NONE;
-    }
-    held = new HeldWrites(this);
-    return held;
+    return lender.holdWrites();
   }
 
-  synchronized void unhold(HeldWrites h) {
-    if (held == h) {
-      held = null;
-    }
-  }
-
-  private ShardLease acquireOwn(int shardId, boolean write, boolean mayPin) throws SQLException {
-    Shard shard = directory.shard(shardId);
-    if (!shard.status().acceptsReads()) {
-      throw ShardexError.SHARD_OFFLINE.exception(shardId, shardId);
-    }
-    if (write && !shard.status().acceptsWrites()) {
-      throw ShardexError.SHARD_READ_ONLY.exception(shardId, shardId);
-    }
-    if (replicaRead && !write && held == null) {
-      ShardLease onReplica = replicas.lease(this, shard, state, pools);
-      if (onReplica != null) {
-        return onReplica;
-      }
-    }
-    Connection c = pinned.get(shardId);
-    if (c != null && mayPin) {
-      if (!state.autoCommit && tx.joinsOnUse() && !tx.joined(shardId)) {
-        try {
-          tx.enlist(shardId, c, state.readOnly);
-        } catch (SQLException e) {
-          throw translate(shard, e);
-        }
-      }
-      return new ShardLease(this, shard, c, true);
-    }
-    boolean pin = mayPin && (!state.autoCommit || state.sticky());
-    if (pin) {
-      checkScope(List.of(shardId), write);
-    }
-    c = pools.borrow(shard);
-    if (write) {
-      try {
-        // waiting for a connection may have outlasted the lease a move counts on: check it again
-        directory.lease().check();
-      } catch (SQLException e) {
-        c.close();
-        throw e;
-      }
-    }
-    try {
-      boolean joins = pin && !state.autoCommit && tx.joinsOnUse();
-      if (mayPin) {
-        state.applyTo(c, joins);
-      } else {
-        if (state.catalog != null) {
-          c.setCatalog(state.catalog);
-        }
-        state.applyNetworkTimeout(c);
-      }
-      if (joins) {
-        tx.enlist(shardId, c, state.readOnly);
-      }
-    } catch (SQLException e) {
-      c.close();
-      throw translate(shard, e);
-    }
-    if (pin) {
-      pinned.put(shardId, c);
-      if (!tx.joinsOnUse()) {
-        try {
-          tx.replaySavepoints(c);
-        } catch (SQLException e) {
-          throw translate(shard, e);
-        }
-      }
-    }
-    return new ShardLease(this, shard, c, pin);
+  void unhold(HeldWrites h) {
+    lender.unhold(h);
   }
 
   void release(Shard shard, Connection c, boolean broken) throws SQLException {
@@ -257,7 +185,7 @@ public final class ShardSession implements ShardAccess, dev.shardex.driver.event
       forEachPinned(c -> c.setAutoCommit(on));
     }
     if (on) {
-      releaseUnlessSticky();
+      ending.releaseUnlessSticky();
     }
   }
 
@@ -304,11 +232,11 @@ public final class ShardSession implements ShardAccess, dev.shardex.driver.event
   }
 
   public void commit() throws SQLException {
-    endTransaction(true);
+    ending.end(true);
   }
 
   public void rollback() throws SQLException {
-    endTransaction(false);
+    ending.end(false);
   }
 
   /** Whether this session holds a connection of the shard (a transaction's, or a sticky one). */
@@ -318,95 +246,18 @@ public final class ShardSession implements ShardAccess, dev.shardex.driver.event
 
   /** Runs the work now in autocommit, else once the transaction commits (never if it rolls back). */
   public void afterCommit(AfterCommit work) throws SQLException {
-    if (state.autoCommit) {
-      work.run();
-    } else {
-      afterCommit.add(work);
-    }
-  }
-
-  private void endTransaction(boolean commit) throws SQLException {
-    if (state.autoCommit) {
-      return;
-    }
-    java.util.List<AfterCommit> after = java.util.List.copyOf(afterCommit);
-    afterCommit.clear();
-    endTransactionOnce(commit);
-    for (AfterCommit work : commit ? after : java.util.List.<AfterCommit>of()) {
-      try {
-        work.run();
-      } catch (SQLException e) {
-        // an entry left behind is harmless: reads re-check the row, and 'shardex verify' lists it
-      }
-    }
-  }
-
-  private void endTransactionOnce(boolean commit) throws SQLException {
-    boolean branched = tx.branched();
-    try {
-      endTold(commit);
-    } finally {
-      tx.reset();
-      tx.releaseGuards();
-      if (branched) {
-        try {
-          releaseAll(); // an XA branch's connection is done with once the branch ended
-        } catch (SQLException e) {
-          // a connection that broke during the commit is evicted by its pool: the outcome stands
-        }
-      }
-    }
-    releaseUnlessSticky();
-  }
-
-  /** Ends the transaction on its shards and tells telemetry how it ended and how long the end took. */
-  private void endTold(boolean commit) throws SQLException {
-    int shards = pinned.size();
-    long start = System.nanoTime();
-    var how = commit ? dev.shardex.driver.events.TransactionOutcome.COMMITTED
-        : dev.shardex.driver.events.TransactionOutcome.ROLLED_BACK;
-    SQLException error = null;
-    try {
-      tx.end(commit);
-    } catch (SQLException | RuntimeException e) {
-      how = dev.shardex.driver.events.TransactionOutcome.FAILED;
-      error = e instanceof SQLException sql ? sql : null;
-      throw e;
-    } finally {
-      metrics.events().transactionEnded(tx.mode(), shards, how, error, System.nanoTime() - start);
-    }
-  }
-
-  private void releaseUnlessSticky() throws SQLException {
-    if (!state.sticky()) {
-      releaseAll();
-    }
+    ending.afterCommit(work);
   }
 
   /** Gives every pinned connection back (or evicts it, when it carries SET state). */
   public void releaseAll() throws SQLException {
-    SQLException first = null;
-    for (Map.Entry<Integer, Connection> e : pinned.entrySet()) {
-      try {
-        if (state.sticky()) {
-          pools.evict(directory.shard(e.getKey()), e.getValue());
-        } else {
-          pools.release(directory.shard(e.getKey()), e.getValue(), false);
-        }
-      } catch (SQLException ex) {
-        first = first == null ? ex : first;
-      }
-    }
-    pinned.clear();
-    if (first != null) {
-      throw first;
-    }
+    ending.releaseAll();
   }
 
   public void close() throws SQLException {
     if (!state.autoCommit) {
       try {
-        endTransaction(false);
+        ending.end(false);
       } catch (SQLException ignored) {
         // closing without commit rolls back; a dead shard has rolled back already
       }

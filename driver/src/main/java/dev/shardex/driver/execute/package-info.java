@@ -4,9 +4,14 @@
  * <h2>What it is for</h2>
  * {@code PlanExecutor} runs a Route's statements for the runner: ONE on the caller's thread, reads on
  * several shards at once (the first on the caller's thread, the rest on the bounded fan-out pool),
- * writes shard by shard naming who applied. {@code ShardSession} lends connections ({@code ShardLease}:
- * borrowed per statement in autocommit, pinned in a transaction) and keeps the {@code Transaction}
- * (mode, joined shards, XA branches, savepoints) and the session's SET state.
+ * writes shard by shard naming who applied; {@code BatchExecutor} a routed JDBC batch (one physical
+ * batch per shard, counts in the caller's order, a shard's partial failure as one server's
+ * {@code BatchUpdateException}), {@code OneTrip} a multi-statement text on its one shard in one round
+ * trip. {@code ShardSession} is a logical connection's physical side: {@code ShardLender} lends
+ * connections ({@code ShardLease}: borrowed per statement in autocommit, pinned in a transaction or a
+ * sticky session), {@code Transaction} keeps the transaction (mode, joined shards, XA branches,
+ * savepoints), {@code TransactionEnd} ends it (telemetry, work after commit, connections given
+ * back), {@code SessionChanges} the session's SET state.
  *
  * <h2>Invariants</h2>
  * <ul>

@@ -1,6 +1,6 @@
 package dev.shardex.driver.jdbc;
 
-import dev.shardex.driver.Cluster;
+import dev.shardex.driver.cluster.Cluster;
 import dev.shardex.driver.execute.HeldWrites;
 import dev.shardex.driver.execute.LookupBatch;
 import dev.shardex.driver.execute.LookupWrites;

@@ -1,37 +1,32 @@
 package dev.shardex.driver.jdbc;
 
-import dev.shardex.driver.execute.ShardAccess;
+import dev.shardex.driver.execute.BatchCall;
+import dev.shardex.vocabulary.ShardexError;
 import dev.shardex.driver.execute.ShardLease;
-import dev.shardex.driver.route.Fanout;
+import dev.shardex.driver.plan.Runner;
 import dev.shardex.driver.route.LookupRoute;
 import dev.shardex.driver.route.RoutePlan;
 import dev.shardex.driver.sql.Analysis;
 import dev.shardex.driver.sql.RouteTemplate;
 import dev.shardex.driver.sql.ShardSql;
-import dev.shardex.vocabulary.ShardexError;
 import java.sql.BatchUpdateException;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.LinkedHashMap;
+import java.util.Collections;
 import java.util.List;
-import java.util.Map;
-import java.util.TreeMap;
 
 /**
- * Batches grouped per shard: every entry is routed first (so a refused entry fails the batch
- * before anything runs), each shard then runs its share as JDBC batches (one per distinct text:
- * a split multi-row INSERT gives different shards different rows), and the counts come back in
- * the caller's order. An entry on several shards adds up its shards' counts (split rows, scatter
- * writes) or counts once (a GLOBAL table's copies).
+ * Plans a JDBC batch: every entry is routed first (so a refused entry fails the batch before
+ * anything runs), and the routed entries go to {@link Runner#batch}, which runs each shard's share
+ * as JDBC batches and gives the counts back in the caller's order. A batch that cannot run so
+ * (the connection holds INSERTs waiting for their key; a write that keeps lookup indexes entry by
+ * entry) runs entry by entry, each through the pipeline as one execution.
  */
 final class BatchRunner {
   private BatchRunner() {}
-
-  /** One entry's share on one shard: its position, its text there, and its parameters (prepared only). */
-  private record Part(int index, ShardSql sql, Parameters parameters) {}
 
   static long[] plain(ShardexConnection conn, ShardexStatement owner, List<String> sqls) throws SQLException {
     Jdbc.Step<List<Entry>> entries = () -> {
@@ -55,7 +50,6 @@ final class BatchRunner {
   }
 
   private static long[] plainGrouped(ShardexConnection conn, List<String> sqls) throws SQLException {
-    Map<Integer, List<Part>> perShard = new TreeMap<>();
     List<RoutePlan> plans = new ArrayList<>();
     List<RouteTemplate> templates = new ArrayList<>();
     List<Object[]> args = new ArrayList<>();
@@ -68,9 +62,8 @@ final class BatchRunner {
         plans.add(plan);
         templates.add(a.template());
         args.add(a.literals());
-        addParts(perShard, plan, i, sql, null);
       }
-      return tracked(conn, run(conn, perShard, plans, null), templates, plans, args, sqls);
+      return tracked(conn, Runner.batch(plans, conn.session(), sqls::get), templates, plans, args, sqls);
     } catch (SQLException | RuntimeException e) {
       conn.session().values().failed();
       throw e;
@@ -104,10 +97,11 @@ final class BatchRunner {
         plans.add(kept == null ? conn.batchPlanFor(t, sets.get(i).values()) : kept.route(t, sets.get(i).values()));
         args.add(sets.get(i).values());
       }
-      BatchLookups.Run shards = p -> run(conn, preparedParts(p, owner, sets), p, owner);
+      BatchCall call = prepared(owner, sets);
+      BatchLookups.Run shards = p -> Runner.batch(p, conn.session(), call);
       long[] counts = kept == null ? shards.run(plans) : kept.run(plans, shards);
-      return tracked(conn, counts, java.util.Collections.nCopies(sets.size(), t), plans, args,
-          java.util.Collections.nCopies(sets.size(), owner.sql()));
+      return tracked(conn, counts, Collections.nCopies(sets.size(), t), plans, args,
+          Collections.nCopies(sets.size(), owner.sql()));
     } catch (SQLException | RuntimeException e) {
       conn.session().values().failed();
       throw e;
@@ -116,16 +110,34 @@ final class BatchRunner {
     }
   }
 
-  /** Each shard's share of the entries that run (a null plan: the entry runs nothing). */
-  private static Map<Integer, List<Part>> preparedParts(List<RoutePlan> plans, ShardexPreparedStatement owner,
-      List<Parameters> sets) throws SQLException {
-    Map<Integer, List<Part>> perShard = new TreeMap<>();
-    for (int i = 0; i < plans.size(); i++) {
-      if (plans.get(i) != null) {
-        addParts(perShard, plans.get(i), i, owner.sql(), sets.get(i));
+  /** One prepared statement's parameter sets: bound per entry, with the statement's options. */
+  private static BatchCall prepared(ShardexPreparedStatement owner, List<Parameters> sets) {
+    return new BatchCall() {
+      @Override
+      public String sql(int entry) {
+        return owner.sql();
       }
-    }
-    return perShard;
+
+      @Override
+      public boolean prepared() {
+        return true;
+      }
+
+      @Override
+      public boolean wantKeys() {
+        return owner.wantKeys();
+      }
+
+      @Override
+      public void configure(ShardLease lease, Statement physical) throws SQLException {
+        ShardexStatement.configure(owner, lease, physical);
+      }
+
+      @Override
+      public void bind(PreparedStatement ps, int entry, ShardSql q) throws SQLException {
+        owner.bind(ps, sets.get(entry), q);
+      }
+    };
   }
 
   /** One batch entry, run on its own: its template, values, text and call. */
@@ -168,7 +180,7 @@ final class BatchRunner {
   /** A batch runs its entries per shard, out of order: an entry cannot read the values the ones before it leave. */
   private static void refuseSessionReads(RouteTemplate t, String sql) throws SQLException {
     if (t.readsSession()) {
-      throw dev.shardex.vocabulary.ShardexError.UNSUPPORTED.exception("LAST_INSERT_ID(), ROW_COUNT() or FOUND_ROWS() in the batch"
+      throw ShardexError.UNSUPPORTED.exception("LAST_INSERT_ID(), ROW_COUNT() or FOUND_ROWS() in the batch"
           + " entry '" + dev.shardex.driver.sql.SqlLexer.abbreviate(sql) + "' (a batch runs per shard, not in order)",
           "execute that statement on its own, after the statements whose values it reads");
     }
@@ -180,126 +192,10 @@ final class BatchRunner {
     return counts;
   }
 
-  private static void addParts(Map<Integer, List<Part>> perShard, RoutePlan plan, int index, String sql, Parameters p)
-      throws SQLException {
-    for (int shard : plan.shards()) {
-      ShardSql q = plan.sqlFor(sql, shard);
-      perShard.computeIfAbsent(shard, k -> new ArrayList<>()).add(new Part(index, q, p));
-    }
-  }
-
-  /**
-   * Runs each shard's share. A shard whose batch failed on some statements and went on with the
-   * others (Connector/J's {@code continueBatchOnError}, its default) does not stop the batch: its
-   * counts are taken as they are and the other shards run, and the batch then fails as one
-   * server's would, with every entry's count ({@link Statement#EXECUTE_FAILED} for the failed
-   * ones) and the first failure's error. Any other failure stops the batch at that shard.
-   */
-  private static long[] run(ShardexConnection conn, Map<Integer, List<Part>> perShard, List<RoutePlan> plans,
-      ShardexPreparedStatement prepared) throws SQLException {
-    ShardAccess access = conn.session();
-    access.checkScope(List.copyOf(perShard.keySet()), true);
-    long[] counts = new long[plans.size()];
-    Arrays.fill(counts, Statement.EXECUTE_FAILED);
-    boolean[] counted = new boolean[plans.size()];
-    SQLException failures = null;
-    for (Map.Entry<Integer, List<Part>> shard : perShard.entrySet()) {
-      try (ShardLease lease = access.acquire(shard.getKey(), true, true)) {
-        for (List<Part> group : groups(shard.getValue(), prepared != null)) {
-          long[] shardCounts;
-          try {
-            access.metrics().roundTrip(); // one JDBC batch per shard and text, counted once
-            shardCounts = prepared == null ? plainBatch(lease, group) : preparedBatch(lease, group, prepared);
-          } catch (SQLException e) {
-            shardCounts = wentOn(e, group.size());
-            if (shardCounts == null) {
-              throw failed(lease.translate(e), counts, shard.getKey());
-            }
-            failures = chain(failures, e);
-          }
-          add(counts, counted, group, shardCounts, plans);
-        }
-      }
-    }
-    if (failures != null) {
-      throw new BatchUpdateException(failures.getMessage(), failures.getSQLState(), failures.getErrorCode(), counts,
-          failures);
-    }
-    return counts;
-  }
-
-  /** The counts of a shard's batch that failed on some statements and ran all the others; null if it stopped. */
-  private static long[] wentOn(SQLException e, int statements) {
-    return e instanceof BatchUpdateException b && b.getLargeUpdateCounts() != null
-        && b.getLargeUpdateCounts().length == statements ? b.getLargeUpdateCounts() : null;
-  }
-
-  private static SQLException chain(SQLException first, SQLException next) {
-    if (first == null) {
-      return next;
-    }
-    first.setNextException(next);
-    return first;
-  }
-
-  /**
-   * Adds a shard's counts to the entries': an entry on several shards sums them (counts once for a
-   * GLOBAL table's copies) and fails if it failed on any.
-   */
-  private static void add(long[] counts, boolean[] counted, List<Part> group, long[] shardCounts, List<RoutePlan> plans) {
-    for (int i = 0; i < shardCounts.length && i < group.size(); i++) {
-      int index = group.get(i).index();
-      boolean once = plans.get(index).fanout() == Fanout.REPLICATE;
-      if (!counted[index] || shardCounts[i] == Statement.EXECUTE_FAILED) {
-        counts[index] = shardCounts[i];
-        counted[index] = true;
-      } else if (!once && shardCounts[i] >= 0 && counts[index] >= 0) {
-        counts[index] += shardCounts[i];
-      }
-    }
-  }
-
-  /** Plain entries share one batch per shard; prepared ones one batch per distinct text. */
-  private static List<List<Part>> groups(List<Part> parts, boolean byText) {
-    if (!byText) {
-      return List.of(parts);
-    }
-    Map<String, List<Part>> byKey = new LinkedHashMap<>();
-    for (Part p : parts) {
-      byKey.computeIfAbsent(p.sql().text(), k -> new ArrayList<>()).add(p);
-    }
-    return List.copyOf(byKey.values());
-  }
-
-  private static long[] plainBatch(ShardLease lease, List<Part> group) throws SQLException {
-    Statement s = lease.statement();
-    for (Part p : group) {
-      s.addBatch(p.sql().text());
-    }
-    return s.executeLargeBatch();
-  }
-
-  private static long[] preparedBatch(ShardLease lease, List<Part> group, ShardexPreparedStatement owner)
-      throws SQLException {
-    PreparedStatement ps = lease.prepare(group.get(0).sql().text(), owner.wantKeys());
-    ShardexStatement.configure(owner, lease, ps);
-    for (Part p : group) {
-      owner.bind(ps, p.parameters(), p.sql());
-      ps.addBatch();
-    }
-    return ps.executeLargeBatch();
-  }
-
   private static void settle(ShardexConnection conn, List<RoutePlan> plans) {
     List<AutoCloseable> guards = new ArrayList<>();
     plans.forEach(p -> guards.addAll(p.guards()));
     conn.session().settle(guards);
-  }
-
-  private static SQLException failed(SQLException cause, long[] counts, int shard) {
-    return new BatchUpdateException("Shardex: batch failed on shard " + shard + ": " + cause.getMessage()
-        + " (entries for other shards may have run; counts are in the caller's order)", cause.getSQLState(),
-        cause.getErrorCode(), counts, cause);
   }
 
   static int[] toInts(long[] counts) {

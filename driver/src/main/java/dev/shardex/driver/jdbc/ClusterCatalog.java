@@ -1,7 +1,8 @@
 package dev.shardex.driver.jdbc;
 
 import dev.shardex.directory.lookup.Lookup;
-import dev.shardex.driver.Cluster;
+import dev.shardex.driver.cluster.Cluster;
+import dev.shardex.vocabulary.TableDef;
 import dev.shardex.driver.route.TableSchemas;
 import dev.shardex.driver.sql.JoinSplitter;
 import dev.shardex.vocabulary.TableDef;

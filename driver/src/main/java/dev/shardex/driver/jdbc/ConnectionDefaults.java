@@ -129,11 +129,11 @@ public abstract class ConnectionDefaults extends UnsupportedConnection {
 
   @Override
   public <T> T unwrap(Class<T> iface) throws SQLException {
-    return dev.shardex.driver.Wrappers.unwrap(this, iface);
+    return dev.shardex.driver.merge.Wrappers.unwrap(this, iface);
   }
 
   @Override
   public boolean isWrapperFor(Class<?> iface) {
-    return dev.shardex.driver.Wrappers.isWrapperFor(this, iface);
+    return dev.shardex.driver.merge.Wrappers.isWrapperFor(this, iface);
   }
 }

@@ -1,6 +1,6 @@
 package dev.shardex.driver.jdbc;
 
-import dev.shardex.driver.Cluster;
+import dev.shardex.driver.cluster.Cluster;
 import dev.shardex.driver.execute.Outcome;
 import dev.shardex.driver.plan.Runner;
 import dev.shardex.driver.execute.ShardCall;
@@ -71,7 +71,7 @@ final class ExplainQuery {
     }
     String shards = Router.join(plan.shards());
     MergeSpec spec = cluster.templates().merge(inner.text(), shards);
-    ShardSql merged = new ShardSql(new MergedQuery(cluster, session).shardText(spec, inner.literals(), shards),
+    ShardSql merged = new ShardSql(new MergedQuery(cluster, session).shardText(spec, inner.literals(), shards, 0),
         spec.params());
     return shard -> merged;
   }

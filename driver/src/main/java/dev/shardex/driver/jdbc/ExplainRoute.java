@@ -1,6 +1,7 @@
 package dev.shardex.driver.jdbc;
 
-import dev.shardex.driver.Cluster;
+import dev.shardex.driver.cluster.Cluster;
+import dev.shardex.vocabulary.ShardexError;
 import dev.shardex.driver.execute.Metrics;
 import dev.shardex.driver.execute.Outcome;
 import dev.shardex.driver.execute.ShardSession;
@@ -107,7 +108,7 @@ final class ExplainRoute {
   private static Outcome table(List<String> columns, List<Object[]> rows) throws SQLException {
     List<Integer> types = new ArrayList<>();
     for (String c : columns) {
-      types.add(c.equals("shard_id") || c.equals("rows") ? Types.BIGINT : Types.VARCHAR);
+      types.add(c.equals("shard_id") || c.equals("rows") || c.equals("held_bytes") ? Types.BIGINT : Types.VARCHAR);
     }
     return new Outcome(InMemoryResults.of(columns, types, rows), -1, null);
   }

@@ -1,6 +1,9 @@
 package dev.shardex.driver.jdbc;
 
-import dev.shardex.driver.Cluster;
+import dev.shardex.driver.cluster.Cluster;
+import dev.shardex.vocabulary.ShardexError;
+import dev.shardex.vocabulary.TableDef;
+import dev.shardex.vocabulary.TableKind;
 import dev.shardex.driver.execute.Outcome;
 import dev.shardex.driver.execute.ShardCall;
 import dev.shardex.driver.execute.ShardSession;
@@ -303,7 +306,7 @@ final class JoinQuery {
       ps.execute();
       return ps;
     };
-    return pipeline.run(t, values, sql, call, false, owner, MergeSource.literals(sql, values));
+    return pipeline.run(t, values, sql, call, false, owner, MergeSource.step(sql, values));
   }
 
   private static int[] all(int n) {

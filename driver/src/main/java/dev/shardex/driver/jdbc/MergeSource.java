@@ -13,8 +13,26 @@ interface MergeSource {
 
   void bindChosen(PreparedStatement ps, int[] chosen) throws SQLException;
 
+  /**
+   * Rows past shardex.maxMergeRows its LIMIT may ask for: none for a user's statement; one for a
+   * buffered step of a plan, fetched with LIMIT cap+1 so that its cap+1-th row refuses it
+   * ({@link dev.shardex.driver.sql.StepLimit}).
+   */
+  default long limitSlack() {
+    return 0;
+  }
+
   /** A plain statement's literals, bound as values (Connector/J inlines them client-side). */
   static MergeSource literals(String text, Object[] literals) {
+    return literals(text, literals, 0);
+  }
+
+  /** A step of a plan, routed as a statement of its own: its literals, and LIMIT cap+1 allowed. */
+  static MergeSource step(String text, Object[] literals) {
+    return literals(text, literals, 1);
+  }
+
+  private static MergeSource literals(String text, Object[] literals, long slack) {
     return new MergeSource() {
       @Override
       public String mergeText() {
@@ -24,6 +42,11 @@ interface MergeSource {
       @Override
       public void bindChosen(PreparedStatement ps, int[] chosen) throws SQLException {
         bindLiterals(ps, chosen, literals);
+      }
+
+      @Override
+      public long limitSlack() {
+        return slack;
       }
     };
   }

@@ -1,6 +1,7 @@
 package dev.shardex.driver.jdbc;
 
-import dev.shardex.driver.Cluster;
+import dev.shardex.driver.cluster.Cluster;
+import dev.shardex.vocabulary.ShardexError;
 import dev.shardex.driver.execute.Outcome;
 import dev.shardex.driver.execute.ShardCall;
 import dev.shardex.driver.execute.ShardSession;
@@ -49,7 +50,7 @@ final class MergedQuery {
       throws SQLException {
     String shards = Router.join(plan.shards());
     MergeSpec spec = cluster.templates().merge(merge.mergeText(), shards);
-    String text = shardText(spec, values, shards);
+    String text = shardText(spec, values, shards, merge.limitSlack());
     ShardCall call = (lease, shard, p) -> {
       PreparedStatement ps = lease.prepare(p.hide(text, shard), false);
       ShardexStatement.configure(owner, lease, ps);
@@ -60,15 +61,18 @@ final class MergedQuery {
     return MergePlan.of(spec, new Gather(plan, text, reads == null ? call : reads.wrap(call), spec.describe(values)));
   }
 
-  /** The rewritten text; LIMIT n OFFSET m goes down as LIMIT n+m, within shardex.maxMergeRows. */
-  String shardText(MergeSpec spec, Object[] values, String shards) throws SQLException {
+  /**
+   * The rewritten text; LIMIT n OFFSET m goes down as LIMIT n+m, within shardex.maxMergeRows (and
+   * {@code slack} rows more: a buffered step's LIMIT cap+1).
+   */
+  String shardText(MergeSpec spec, Object[] values, String shards, long slack) throws SQLException {
     if (!spec.pushesLimit()) {
       return spec.shardSql();
     }
     long limit = longValue(spec.limit(), values);
     long offset = spec.offset() == null ? 0 : longValue(spec.offset(), values);
     long max = cluster.config().maxMergeRows();
-    if (limit > max || offset > max - limit) {
+    if (limit > max + slack || offset > max + slack - limit) {
       throw ShardexError.CROSS_SHARD.exception("SELECT with LIMIT " + limit + " OFFSET " + offset, shards,
           "each shard would have to return " + (limit + offset) + " rows, more than shardex.maxMergeRows=" + max,
           "page by key ranges (WHERE sort_key > last_seen) instead of large offsets, or raise shardex.maxMergeRows");

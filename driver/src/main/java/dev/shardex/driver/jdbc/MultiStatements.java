@@ -1,7 +1,8 @@
 package dev.shardex.driver.jdbc;
 
+import dev.shardex.driver.execute.OneTrip;
 import dev.shardex.driver.execute.Outcome;
-import dev.shardex.driver.execute.ShardLease;
+import dev.shardex.driver.plan.Runner;
 import dev.shardex.driver.route.Fanout;
 import dev.shardex.driver.route.RoutePlan;
 import dev.shardex.driver.sql.Analysis;
@@ -10,7 +11,10 @@ import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.List;
 
-/** Runs multi-statement text for a logical connection. */
+/**
+ * Plans multi-statement text for a logical connection: one round trip ({@link Runner#text}) when
+ * every part routes to the same single shard, else part by part, each through the pipeline.
+ */
 final class MultiStatements {
   private final ShardexConnection conn;
 
@@ -49,7 +53,8 @@ final class MultiStatements {
   /**
    * Multi-statement text. When every part routes to the same single shard and none is a session,
    * transaction or DDL statement, the whole text goes in one round trip (allowMultiQueries is on
-   * for shard connections); otherwise each part is routed and run on its own, in order.
+   * for shard connections: {@link dev.shardex.driver.execute.OneTrip}); otherwise each part is
+   * routed and run on its own, in order.
    *
    * <p>A text that is a whole transaction of its own ({@code START TRANSACTION; ...; COMMIT}, sent
    * in autocommit mode) also goes in one round trip when its inner parts share one shard:
@@ -89,24 +94,24 @@ final class MultiStatements {
         shard = plan.single();
       }
       if (oneTrip) {
-        conn.session().checkScope(List.of(shard), write);
-        ShardLease lease = conn.session().acquire(shard, write, true);
-        Statement physical = null;
-        try {
-          physical = lease.connection().createStatement();
-          ShardexStatement.configure(owner, physical);
-          conn.session().metrics().roundTrip();
-          physical.execute(sql);
-          int first = wrapped ? 1 : 0;
-          return MultiResults.physical(physical, lease, owner, (i, out) -> track(i - first, out, analyses, plans, parts.get(i)));
-        } catch (SQLException e) {
-          partFailed(analyses, sql);
-          if (wrapped) {
-            rollbackQuietly(physical);
+        int first = wrapped ? 1 : 0;
+        OneTrip.Ran ran = Runner.text(shard, write, wrapped, sql, conn.session(), owner, new OneTrip.Calls() {
+          @Override
+          public void configure(Statement physical) throws SQLException {
+            ShardexStatement.configure(owner, physical);
           }
-          dev.shardex.driver.merge.Closing.closeAll(java.util.Arrays.asList(physical, lease));
-          throw lease.translate(e);
-        }
+
+          @Override
+          public void after(int part, Outcome out) throws SQLException {
+            track(part - first, out, analyses, plans, parts.get(part));
+          }
+
+          @Override
+          public void failed() {
+            partFailed(analyses, sql);
+          }
+        });
+        return MultiResults.sequence(ran.outcomes(), ran.held());
       }
     } finally {
       plans.forEach(p -> conn.session().settle(p.guards()));
@@ -169,16 +174,5 @@ final class MultiStatements {
     Analysis a = analyses.get(i);
     ValueTracking.after(conn.session().values(), conn.cluster().schemas(), a.template(), plans.get(i), a.literals(), out,
         part, null);
-  }
-
-  private static void rollbackQuietly(Statement physical) {
-    if (physical == null) {
-      return;
-    }
-    try (Statement st = physical.getConnection().createStatement()) {
-      st.execute("ROLLBACK");
-    } catch (SQLException ignored) {
-      // the connection is broken: the server rolls the transaction back when it closes
-    }
   }
 }

@@ -1,7 +1,9 @@
 package dev.shardex.driver.jdbc;
 
-import dev.shardex.driver.Cluster;
+import dev.shardex.driver.cluster.Cluster;
 import dev.shardex.driver.execute.LookupWrites;
+import dev.shardex.vocabulary.ShardexError;
+import dev.shardex.vocabulary.TableDef;
 import dev.shardex.driver.execute.Outcome;
 import dev.shardex.driver.execute.ShardCall;
 import dev.shardex.driver.execute.ShardSession;

@@ -1,6 +1,7 @@
 package dev.shardex.driver.jdbc;
 
-import dev.shardex.driver.Cluster;
+import dev.shardex.driver.cluster.Cluster;
+import dev.shardex.vocabulary.ShardexError;
 import dev.shardex.driver.execute.LookupWrites;
 import dev.shardex.driver.execute.Outcome;
 import dev.shardex.driver.execute.ShardCall;

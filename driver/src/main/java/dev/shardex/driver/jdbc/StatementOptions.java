@@ -125,11 +125,11 @@ public abstract class StatementOptions extends UnsupportedStatement {
 
   @Override
   public <T> T unwrap(Class<T> iface) throws SQLException {
-    return dev.shardex.driver.Wrappers.unwrap(this, iface);
+    return dev.shardex.driver.merge.Wrappers.unwrap(this, iface);
   }
 
   @Override
   public boolean isWrapperFor(Class<?> iface) {
-    return dev.shardex.driver.Wrappers.isWrapperFor(this, iface);
+    return dev.shardex.driver.merge.Wrappers.isWrapperFor(this, iface);
   }
 }

@@ -33,8 +33,7 @@ public final class InMemoryResults {
       while (rs.next()) {
         Cell[] row = new Cell[n];
         for (int i = 1; i <= n; i++) {
-          Object value = rs.getObject(i);
-          row[i - 1] = value == null ? Cell.NULL : new Cell(value, rs.getString(i));
+          row[i - 1] = Cell.read(rs, i);
         }
         rows.add(row);
       }

@@ -85,11 +85,11 @@ public final class Derive implements Operator {
   private Rows read(Runner run, int k, DerivedCut.Part part) throws SQLException {
     try {
       ResultSet rs = run.open(parts.get(k).bind(part.sql(), Values.pick(run.values(), part.params())));
-      return Rows.read(rs, run.cap() - 1, "");
+      return Rows.read(rs, run.cap(), "");
     } catch (SQLException e) {
       if (Rows.overCap(e)) { // here, or in the part's own merge
         throw ShardexError.CROSS_SHARD.exception("SELECT", "several", "its derived table " + part.name()
-            + " reached " + run.cap() + " rows (shardex.maxMergeRows)", "narrow it, or raise shardex.maxMergeRows");
+            + " has more than " + run.cap() + " rows (shardex.maxMergeRows)", "narrow it, or raise shardex.maxMergeRows");
       }
       throw e;
     }

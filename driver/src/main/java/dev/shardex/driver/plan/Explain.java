@@ -14,7 +14,7 @@ import java.util.Map;
  */
 public final class Explain {
   public static final List<String> COLUMNS = List.of("shard_id", "sql_sent", "merge", "step", "operator", "round_trips");
-  public static final List<String> ANALYSED = List.of("step", "operator", "rows", "round_trips", "ms");
+  public static final List<String> ANALYSED = List.of("step", "operator", "rows", "round_trips", "ms", "held_bytes");
 
   private Explain() {}
 
@@ -36,7 +36,8 @@ public final class Explain {
   /**
    * Runs the tree, reads its rows to the end (and drops them), and gives each node's figures: the
    * rows it returned (NULL where they streamed through), the round trips and the milliseconds its
-   * opening took, its inputs' included.
+   * opening took, its inputs' included, and the heap its rows took where it holds them (an
+   * estimate, {@code RowsResultSet.heldBytes}; a node opened per batch: its largest batch).
    */
   public static List<Object[]> analyse(Operator root, Runner run) throws SQLException {
     long start = System.nanoTime();
@@ -51,7 +52,8 @@ public final class Explain {
     for (Map.Entry<String, Operator> node : Runner.walk(root)) {
       Runner.Figures f = run.figures(node.getValue());
       out.add(new Object[] {node.getKey(), node.getValue().describe(), f == null || f.rows() < 0 ? null : f.rows(),
-          f == null ? null : f.roundTrips(), f == null ? null : String.format(Locale.ROOT, "%.3f", f.millis())});
+          f == null ? null : f.roundTrips(), f == null ? null : String.format(Locale.ROOT, "%.3f", f.millis()),
+          f == null || f.bytes() < 0 ? null : f.bytes()});
     }
     return out;
   }

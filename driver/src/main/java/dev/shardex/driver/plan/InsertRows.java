@@ -38,10 +38,10 @@ public final class InsertRows implements Operator {
   public List<Cell[]> read(Runner run) throws SQLException {
     try {
       ResultSet rs = run.open(source.bind(cut.select(), Values.pick(run.values(), cut.selectParams())));
-      return Rows.read(rs, cap - 1, "").cells();
+      return Rows.read(rs, cap, "").cells();
     } catch (SQLException e) {
       if (Rows.overCap(e)) { // here, or in the SELECT's own merge
-        throw ShardexError.INSERT_SELECT.exception(cut.table(), "its SELECT reached " + cap
+        throw ShardexError.INSERT_SELECT.exception(cut.table(), "its SELECT has more than " + cap
             + " rows (shardex.maxMergeRows), so nothing was written", "insert in slices (a key range per statement),"
             + " or raise shardex.maxMergeRows");
       }

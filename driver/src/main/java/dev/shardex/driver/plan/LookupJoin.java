@@ -4,6 +4,7 @@ import dev.shardex.driver.merge.Cell;
 import dev.shardex.driver.merge.JoinedMetaData;
 import dev.shardex.driver.merge.RowsResultSet;
 import dev.shardex.driver.sql.JoinSplit;
+import dev.shardex.driver.sql.StepLimit;
 import dev.shardex.driver.sql.ValueSource;
 import dev.shardex.vocabulary.ShardexError;
 import java.math.BigDecimal;
@@ -46,7 +47,7 @@ public final class LookupJoin implements Operator {
     this.cap = cap;
     this.params = params;
     String kind = split.left() ? "LEFT" : "inner";
-    this.driving = new Step(split.driving() + " LIMIT " + cap,
+    this.driving = new Step(StepLimit.text(split.driving(), cap),
         "lookup join (" + kind + "), step 1: the driving rows, routed as a statement of their own");
     this.dependent = new Step(split.dependent() + "?, ...)", "lookup join (" + kind + "), step 2: " + split.table()
         + " rows by " + split.joinColumn() + " IN (at most " + batch + " distinct join values per statement), routed by those values");
@@ -82,11 +83,9 @@ public final class LookupJoin implements Operator {
   @Override
   public ResultSet open(Runner run) throws SQLException {
     Object[] values = params == null ? run.values() : Values.pick(run.values(), params);
-    // LIMIT cap (the merge stage's own bound): a driving side that fills it may have more rows, so it is refused
-    Side driving = read(run.open(this.driving.bind(split.driving() + " LIMIT " + cap, Values.pick(values, split.drivingParams()))), "driving");
-    if (driving.rows().size() >= cap) {
-      throw ShardexError.JOIN_TOO_LARGE.exception(split.table(), "driving", cap - 1);
-    }
+    // LIMIT cap+1: its cap+1-th row refuses the join (read() holds at most cap rows)
+    Side driving = read(run.open(this.driving.bind(StepLimit.text(split.driving(), cap), Values.pick(values, split.drivingParams()))),
+        "driving");
     List<Object> keys = new ArrayList<>(new LinkedHashSet<>(joinValues(driving)));
     keys.remove(null);
     Map<Object, List<Cell[]>> matches = new HashMap<>();
@@ -204,13 +203,12 @@ public final class LookupJoin implements Operator {
       int n = meta.getColumnCount();
       List<Cell[]> rows = new ArrayList<>();
       while (rs.next()) {
-        if (rows.size() > cap) {
+        if (rows.size() >= cap) {
           throw ShardexError.JOIN_TOO_LARGE.exception(split.table(), side, cap);
         }
         Cell[] row = new Cell[n];
         for (int i = 1; i <= n; i++) {
-          Object v = rs.getObject(i);
-          row[i - 1] = v == null ? Cell.NULL : new Cell(v, rs.getString(i));
+          row[i - 1] = Cell.read(rs, i);
         }
         rows.add(row);
       }

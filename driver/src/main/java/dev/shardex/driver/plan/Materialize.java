@@ -1,14 +1,14 @@
 package dev.shardex.driver.plan;
 
+import dev.shardex.driver.sql.StepLimit;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.List;
 
 /**
  * The rows a later step reads, fetched by a statement of their own (routed and merged as any
- * other) with {@code LIMIT cap} (the merge stage takes no more): it holds fewer than {@code cap}
- * of them, and refuses the statement by name (SHX1207) when the cap-th row comes back, since more
- * may follow.
+ * other) with {@code LIMIT cap+1} ({@link StepLimit}): it holds at most {@code cap} of them, and
+ * refuses the statement by name (SHX1207) when the cap+1-th row comes back.
  */
 public final class Materialize implements Operator {
   private final String sql;
@@ -17,7 +17,7 @@ public final class Materialize implements Operator {
   private final Step step;
 
   public Materialize(String sql, int[] params, long cap) {
-    this.sql = sql + " LIMIT " + cap;
+    this.sql = StepLimit.text(sql, cap);
     this.cap = cap;
     this.params = params;
     this.step = new Step(this.sql, "the rows the next step reads, at most shardex.maxMergeRows of them");
@@ -25,7 +25,7 @@ public final class Materialize implements Operator {
 
   @Override
   public ResultSet open(Runner run) throws SQLException {
-    return Rows.read(run.open(step.bind(sql, Values.pick(run.values(), params))), cap - 1, "several").result(run);
+    return Rows.read(run.open(step.bind(sql, Values.pick(run.values(), params))), cap, "several").result(run);
   }
 
   @Override

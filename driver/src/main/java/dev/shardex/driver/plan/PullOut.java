@@ -2,6 +2,7 @@ package dev.shardex.driver.plan;
 
 import dev.shardex.driver.sql.NumberedParameters;
 import dev.shardex.driver.sql.SubqueryPullOut.Kind;
+import dev.shardex.driver.sql.StepLimit;
 import dev.shardex.driver.sql.SubqueryPullOut;
 import dev.shardex.vocabulary.ShardexError;
 import java.sql.ResultSet;
@@ -33,7 +34,7 @@ public final class PullOut implements Operator {
     this.cap = cap;
     for (int k = 0; k < plan.subs().size(); k++) {
       SubqueryPullOut.Sub sub = plan.subs().get(k);
-      String sql = sub.kind() == Kind.EXISTS ? sub.sql() + " LIMIT " + cap : sub.sql();
+      String sql = sub.kind() == Kind.EXISTS ? StepLimit.text(sub.sql(), cap) : sub.sql();
       texts.add(sql);
       subs.add(new Step(sql, "subquery " + (k + 1) + " (" + kind(sub) + "), run first as a statement of its own: " + role(sub)));
     }
@@ -68,20 +69,28 @@ public final class PullOut implements Operator {
   }
 
   /**
-   * The distinct values. An EXISTS's step was read with LIMIT cap: its cap-th row may hide more, so
-   * it refuses there (holding fewer than cap rows); an IN's refuses past cap distinct values.
+   * The distinct values (rows of {@code sub.width()} values, flattened, for an EXISTS correlated by
+   * several columns). An EXISTS's step was read with LIMIT cap+1: its cap+1-th row refuses it
+   * (holding at most cap rows); an IN's refuses past cap distinct values.
    */
   private SubqueryPullOut.Answer distinct(ResultSet rs, SubqueryPullOut.Sub sub) throws SQLException {
     boolean limited = sub.kind() == Kind.EXISTS;
-    LinkedHashSet<Object> distinct = new LinkedHashSet<>();
+    int width = sub.width();
+    LinkedHashSet<List<Object>> distinct = new LinkedHashSet<>();
     long rows = 0;
     while (rs.next()) {
-      distinct.add(rs.getObject(1));
-      if (limited ? ++rows >= cap : distinct.size() > cap) {
-        throw ShardexError.JOIN_TOO_LARGE.exception(sub.sql(), "subquery", limited ? cap - 1 : cap);
+      List<Object> row = new ArrayList<>(width);
+      for (int c = 1; c <= width; c++) {
+        row.add(rs.getObject(c));
+      }
+      distinct.add(row);
+      if (limited ? ++rows > cap : distinct.size() > cap) {
+        throw ShardexError.JOIN_TOO_LARGE.exception(sub.sql(), "subquery", cap);
       }
     }
-    return new SubqueryPullOut.Answer(new ArrayList<>(distinct), null);
+    List<Object> values = new ArrayList<>(distinct.size() * width);
+    distinct.forEach(values::addAll);
+    return new SubqueryPullOut.Answer(values, null);
   }
 
   private static String kind(SubqueryPullOut.Sub sub) {
@@ -90,16 +99,18 @@ public final class PullOut implements Operator {
       case EXISTS -> sub.not() ? "NOT EXISTS, decorrelated to an anti-join" : "EXISTS, decorrelated to a semi-join";
       case ANY_ROW -> sub.not() ? "NOT EXISTS, uncorrelated" : "EXISTS, uncorrelated";
       case SCALAR -> "scalar";
+      case QUANTIFIED -> "comparison with ANY/ALL";
     };
   }
 
   private String role(SubqueryPullOut.Sub sub) {
     return switch (sub.kind()) {
       case IN -> "its distinct values replace it";
-      case EXISTS -> "the distinct non-NULL values of its correlated column, fewer than shardex.maxMergeRows=" + cap
-          + ", against " + sub.left();
+      case EXISTS -> "the distinct non-NULL values of its correlated column" + (sub.width() > 1 ? "s" : "")
+          + ", at most shardex.maxMergeRows=" + cap + ", against " + sub.left();
       case ANY_ROW -> "TRUE or FALSE replaces it";
       case SCALAR -> "its one value replaces it (NULL for no row, error 1242 for more than one)";
+      case QUANTIFIED -> "its distinct values (NULL kept) replace it: " + sub.left() + " (SELECT ? UNION ALL SELECT ? ...)";
     };
   }
 

@@ -30,8 +30,7 @@ record Rows(List<Cell[]> cells, ResultSetMetaData meta) {
         }
         Cell[] row = new Cell[total];
         for (int i = 0; i < total; i++) {
-          Object v = rs.getObject(i + 1);
-          row[i] = v == null ? Cell.NULL : new Cell(v, rs.getString(i + 1));
+          row[i] = Cell.read(rs, i + 1);
         }
         rows.add(row);
       }

@@ -1,5 +1,8 @@
 package dev.shardex.driver.plan;
 
+import dev.shardex.driver.execute.BatchCall;
+import dev.shardex.driver.execute.BatchExecutor;
+import dev.shardex.driver.execute.OneTrip;
 import dev.shardex.driver.execute.Outcome;
 import dev.shardex.driver.execute.PlanExecutor;
 import dev.shardex.driver.execute.ShardAccess;
@@ -17,11 +20,14 @@ import java.util.Map;
 import java.util.concurrent.Executor;
 
 /**
- * Runs one statement's plan: the only place a plan's physical statements start. A Route leaf's
- * shards run here ({@link #route}, {@link #gather}); a step that is a statement of its own goes back
- * through the pipeline ({@link #step}), routed when it runs, and so comes back here. A single-step
- * plan (one shard, or a write) needs no runner object: {@link #route} is static, so the hot path
- * allocates nothing for it.
+ * Runs one statement's plan: the only place physical statements start, for plain statements, merged
+ * reads, JDBC batches and multi-statement texts alike. A Route leaf's shards run here ({@link #route},
+ * {@link #gather}); a step that is a statement of its own goes back through the pipeline
+ * ({@link #step}), routed when it runs, and so comes back here. A single-step plan (one shard, or a
+ * write) needs no runner object: {@link #route} is static, so the hot path allocates nothing for
+ * it. So are {@link #batch} (a JDBC batch whose entries were all routed: one physical batch per
+ * shard) and {@link #text} (a multi-statement text whose parts all route to one shard: one round
+ * trip); a batch or text that cannot run so runs entry by entry, each back through the pipeline.
  *
  * <p>Analysing (EXPLAIN ANALYZE ROUTE), the runner times each node's open, counts the round trips
  * that happened meanwhile (its inputs' included; the session counts its own then) and the rows it
@@ -36,8 +42,8 @@ public final class Runner {
     Outcome direct(String sql, Object[] values) throws SQLException;
   }
 
-  /** What an analysed node did. */
-  public record Figures(long rows, long roundTrips, double millis) {}
+  /** What an analysed node did; {@code bytes}: the heap its rows took where they are held (an estimate), else -1. */
+  public record Figures(long rows, long roundTrips, double millis, long bytes) {}
 
   private final ShardAccess access;
   private final Executor pool;
@@ -64,6 +70,17 @@ public final class Runner {
     return PlanExecutor.execute(plan, access, call, keys, owner, what, pool);
   }
 
+  /** A JDBC batch, every entry routed (a null plan: the entry runs nothing): one physical batch per shard (and text); its counts in the caller's order. */
+  public static long[] batch(List<RoutePlan> plans, ShardAccess access, BatchCall call) throws SQLException {
+    return BatchExecutor.run(plans, access, call);
+  }
+
+  /** A multi-statement text whose parts all route to {@code shard}, in one round trip; its parts' outcomes. */
+  public static OneTrip.Ran text(int shard, boolean write, boolean wrapped, String sql, ShardAccess access,
+      Statement owner, OneTrip.Calls calls) throws SQLException {
+    return OneTrip.run(shard, write, wrapped, sql, access, owner, calls);
+  }
+
   /** The root's rows: the statement's result. */
   public Outcome run(Operator root) throws SQLException {
     return new Outcome(open(root), -1, null);
@@ -77,10 +94,11 @@ public final class Runner {
     long start = System.nanoTime();
     long before = trips();
     ResultSet rs = op.open(this);
-    long rows = rs instanceof RowsResultSet held ? held.cells().size() : -1;
-    Figures f = new Figures(rows, trips() - before, (System.nanoTime() - start) / 1e6);
+    RowsResultSet held = rs instanceof RowsResultSet r ? r : null;
+    Figures f = new Figures(held == null ? -1 : held.cells().size(), trips() - before, (System.nanoTime() - start) / 1e6,
+        held == null ? -1 : held.heldBytes());
     figures.merge(op, f, (a, b) -> new Figures(a.rows() < 0 || b.rows() < 0 ? -1 : a.rows() + b.rows(),
-        a.roundTrips() + b.roundTrips(), a.millis() + b.millis())); // a step run once per batch adds up
+        a.roundTrips() + b.roundTrips(), a.millis() + b.millis(), Math.max(a.bytes(), b.bytes()))); // a step run per batch adds up
     return rs;
   }
 
@@ -143,7 +161,7 @@ public final class Runner {
   public void finish(Operator root, long rows, double millis) {
     if (figures != null) {
       Figures f = figures.get(root);
-      figures.put(root, new Figures(rows, f == null ? trips() : f.roundTrips(), millis));
+      figures.put(root, new Figures(rows, f == null ? trips() : f.roundTrips(), millis, f == null ? -1 : f.bytes()));
     }
   }
 

@@ -1,6 +1,7 @@
 package dev.shardex.driver.plan;
 
 import dev.shardex.driver.sql.SubqueryPullOut;
+import dev.shardex.vocabulary.MysqlError;
 import java.sql.ResultSet;
 import java.sql.ResultSetMetaData;
 import java.sql.SQLException;
@@ -23,7 +24,7 @@ final class ScalarValue {
     boolean row = rs.next();
     Object value = !row ? null : cast == null ? rs.getObject(1) : wide(rs.getString(1), cast);
     if (row && rs.next()) {
-      throw new SQLException("Subquery returns more than 1 row", "21000", 1242); // MySQL's own error, as one server gives it
+      throw MysqlError.SUBQUERY_ROWS.exception("Subquery returns more than 1 row"); // MySQL's own error, as one server gives it
     }
     List<Object> values = new ArrayList<>();
     if (row) {

@@ -2,6 +2,7 @@ package dev.shardex.driver.plan;
 
 import dev.shardex.driver.merge.Cell;
 import dev.shardex.driver.sql.SqlLexer;
+import dev.shardex.driver.sql.StepLimit;
 import dev.shardex.driver.sql.UnionSplit;
 import dev.shardex.vocabulary.ShardexError;
 import java.sql.ResultSet;
@@ -13,9 +14,9 @@ import java.util.List;
 /**
  * A UNION whose branches need different shards: each branch runs first as a statement of its own
  * (routed, merged across its shards, limited by its own ORDER BY and LIMIT; a GLOBAL branch on one
- * shard), held within shardex.maxMergeRows: fetched with {@code LIMIT cap} unless it limits itself
- * (the merge stage takes no more), and refused by name when the cap-th row comes back, since more
- * may follow, before any row is returned (as {@link Materialize}). Then their rows go back to one
+ * shard), held within shardex.maxMergeRows: fetched with {@code LIMIT cap+1} unless it limits itself
+ * ({@link StepLimit}), and refused by name when the cap+1-th row comes back, before any row is
+ * returned (as {@link Materialize}). Then their rows go back to one
  * shard as typed JSON_TABLEs where the statement's UNION [ALL|DISTINCT], ORDER BY and LIMIT run
  * ({@link UnionSplit}): the server there derives the result types, de-duplicates under the
  * columns' collations and orders as one server holding all rows does. A UNION ALL without ORDER BY
@@ -42,10 +43,10 @@ public final class Union implements Operator {
         "the UNION, ORDER BY and LIMIT over the branches' rows, given back to one shard as typed JSON_TABLEs", true);
   }
 
-  /** The branch's text, fetching at most cap rows unless it limits itself. */
+  /** The branch's text, fetching at most cap+1 rows unless it limits itself. */
   private String branchSql(int b) {
     UnionSplit.Branch branch = plan.branches().get(b);
-    return branch.limited() ? branch.sql() : branch.sql() + " LIMIT " + cap;
+    return branch.limited() ? branch.sql() : StepLimit.text(branch.sql(), cap);
   }
 
   @Override
@@ -68,11 +69,10 @@ public final class Union implements Operator {
   private Rows branch(Runner run, int b) throws SQLException {
     UnionSplit.Branch branch = plan.branches().get(b);
     Step step = branches.get(b).bind(branchSql(b), Values.pick(run.values(), branch.params()));
-    Rows r = Rows.read(run.open(step), cap + 1, "");
-    // fetched with LIMIT cap: cap rows may hide more (a branch with its own LIMIT is complete within it)
-    if (r.cells().size() > cap || !branch.limited() && r.cells().size() >= cap) {
+    Rows r = Rows.read(run.open(step), StepLimit.fetched(cap), "");
+    if (r.cells().size() > cap) { // the cap+1-th row (of LIMIT cap+1, or of the branch's own LIMIT)
       throw ShardexError.CROSS_SHARD.exception("UNION '" + SqlLexer.abbreviate(sql) + "'", "of each branch",
-          "its branch " + (b + 1) + " reached shardex.maxMergeRows (" + cap + " rows)",
+          "its branch " + (b + 1) + " has more than shardex.maxMergeRows (" + cap + " rows)",
           "narrow that branch (its key or a tighter filter) or give it a LIMIT, or raise shardex.maxMergeRows");
     }
     return r;

@@ -12,14 +12,18 @@
  *
  * <h2>Invariants</h2>
  * <ul>
- *   <li>{@link dev.shardex.driver.plan.Runner} is the only place a plan's physical statements start;
+ *   <li>{@link dev.shardex.driver.plan.Runner} is the only place physical statements start: plain,
+ *       merged, batches and multi-statement text;
  *       a node opens its inputs through it, never directly, so EXPLAIN ANALYZE ROUTE sees every step.
  *   <li>Bounded by construction: a node that buffers rows holds at most shardex.maxMergeRows and
  *       refuses by name past it, before any later step runs.
  *   <li>Exact or refused: metadata is the shards' (or the table column's); values keep the text the
  *       shard gave, so a value given back to a server reads back the same.
  *   <li>A single-step plan needs no tree: {@code Runner.route} is static and the hot path allocates
- *       nothing here.
+ *       nothing here. Neither do a JDBC batch whose entries are all routed ({@code Runner.batch}:
+ *       one physical batch per shard, and text for a prepared one) and a multi-statement text
+ *       whose parts all route to one shard ({@code Runner.text}: one round trip); the jdbc layer
+ *       plans them (every entry or part routed before anything runs) and the runner sends them.
  * </ul>
  *
  * <h2>What it may call</h2>

@@ -50,7 +50,7 @@ public final class AutoIncrement {
     while (end < sql.length() && isWordPart(sql.charAt(end))) {
       end++;
     }
-    return TemplateBuilder.unquote(sql.substring(i, end));
+    return SqlNames.unquote(sql.substring(i, end));
   }
 
   private static boolean isWordPart(char c) {

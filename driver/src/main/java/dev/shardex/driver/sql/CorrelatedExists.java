@@ -17,13 +17,16 @@ import net.sf.jsqlparser.statement.select.PlainSelect;
 import net.sf.jsqlparser.statement.select.SelectItem;
 
 /**
- * Decorrelates {@code [NOT] EXISTS (SELECT ... FROM t WHERE t.y = outer.x AND p)} over a SHARDED
- * table into a semi- or anti-join on pulled-out values: {@code SELECT DISTINCT t.y FROM t WHERE p
- * AND t.y IS NOT NULL} (no DISTINCT for a string column) runs first, and the EXISTS becomes {@code (outer.x IS NOT NULL AND outer.x
- * IN (values))}, NOT EXISTS {@code (outer.x IS NULL OR outer.x NOT IN (values))}: '=' never matches
- * a NULL, so a NULL outer.x makes EXISTS false and NOT EXISTS true, as on one server (unlike NOT IN).
- * An EXISTS that reads no outer column runs once with LIMIT 1 and becomes TRUE or FALSE. Any other
- * correlation (two columns, not an equality, inside a nested subquery or an ON) is refused by name.
+ * Decorrelates {@code [NOT] EXISTS (SELECT ... FROM t WHERE t.y = outer.x [AND t.z = outer.w ...]
+ * AND p)} over a SHARDED table into a semi- or anti-join on pulled-out values: {@code SELECT
+ * DISTINCT t.y, t.z FROM t WHERE p AND t.y IS NOT NULL AND t.z IS NOT NULL} (no DISTINCT when a
+ * column is a string) runs first, and the EXISTS becomes {@code (outer.x IS NOT NULL AND outer.w IS
+ * NOT NULL AND (outer.x, outer.w) IN (values))}, NOT EXISTS {@code (outer.x IS NULL OR outer.w IS
+ * NULL OR (outer.x, outer.w) NOT IN (values))}: '=' never matches a NULL, so a NULL outer column
+ * makes EXISTS false and NOT EXISTS true, as on one server (unlike NOT IN); the values hold no NULL,
+ * so the row comparison is TRUE or FALSE. An EXISTS that reads no outer column runs once with LIMIT
+ * 1 and becomes TRUE or FALSE. Any other correlation (not an equality of an own and an outer
+ * column, inside a nested subquery or an ON) is refused by name.
  */
 final class CorrelatedExists {
   private CorrelatedExists() {}
@@ -53,7 +56,7 @@ final class CorrelatedExists {
       }
     }
     List<Expression> kept = new ArrayList<>();
-    EqualsTo correlation = null;
+    List<EqualsTo> correlations = new ArrayList<>();
     for (Expression term : ExpressionParts.conjuncts(p.getWhere())) {
       List<Column> outer = scope.outer(term);
       if (outer.isEmpty()) {
@@ -62,18 +65,17 @@ final class CorrelatedExists {
         throw refused("has a nested subquery in its WHERE clause");
       } else if (!(term instanceof EqualsTo eq) || outer.size() != 1 || inner(eq, scope) == null) {
         throw refused("is correlated by '" + term + "'");
-      } else if (correlation != null) {
-        throw refused("is correlated by more than one equality");
       } else {
-        correlation = eq;
+        correlations.add(eq);
       }
     }
-    if (correlation == null) {
+    if (correlations.isEmpty()) {
       return uncorrelated(p, scope, not, marker);
     }
     refuseGrouping(p);
     p.setOrderByElements(null);
-    return decorrelated(p, kept, correlation, scope, distinct(inner(correlation, scope), scope, catalog), not, marker);
+    boolean distinct = correlations.stream().allMatch(eq -> distinct(inner(eq, scope), scope, catalog));
+    return decorrelated(p, kept, correlations, scope, distinct, not, marker);
   }
 
   /**
@@ -99,7 +101,7 @@ final class CorrelatedExists {
   }
 
   private static boolean aggregates(PlainSelect p) {
-    return p.getSelectItems().stream().anyMatch(i -> MergeRewriter.isAggregate(i.getExpression()));
+    return p.getSelectItems().stream().anyMatch(i -> Aggregates.isAggregate(i.getExpression()));
   }
 
   /** LIMIT 0 makes an EXISTS false, an OFFSET may too: only LIMIT n (n >= 1) is dropped. */
@@ -119,22 +121,29 @@ final class CorrelatedExists {
     return null;
   }
 
-  private static SubqueryPullOut.Sub decorrelated(PlainSelect p, List<Expression> kept, EqualsTo correlation,
+  private static SubqueryPullOut.Sub decorrelated(PlainSelect p, List<Expression> kept, List<EqualsTo> correlations,
       SubqueryScope scope, boolean distinct, boolean not, String marker) {
-    Column inner = inner(correlation, scope);
-    Column outer = inner == correlation.getLeftExpression() ? (Column) correlation.getRightExpression()
-        : (Column) correlation.getLeftExpression();
-    kept.add(new IsNullExpression(new Column(inner.getTable(), inner.getColumnName())).withNot(true));
+    List<SelectItem<?>> items = new ArrayList<>();
+    List<String> outers = new ArrayList<>();
+    for (EqualsTo correlation : correlations) {
+      Column inner = inner(correlation, scope);
+      Column outer = inner == correlation.getLeftExpression() ? (Column) correlation.getRightExpression()
+          : (Column) correlation.getLeftExpression();
+      kept.add(new IsNullExpression(new Column(inner.getTable(), inner.getColumnName())).withNot(true));
+      items.add(SelectItem.from(new Column(inner.getTable(), inner.getColumnName())));
+      outers.add(outer.toString());
+    }
     Expression where = kept.get(0);
     for (int i = 1; i < kept.size(); i++) {
       where = new AndExpression(where, kept.get(i));
     }
     p.setWhere(where);
-    p.setSelectItems(List.of(SelectItem.from(new Column(inner.getTable(), inner.getColumnName()))));
+    p.setSelectItems(items);
     p.setDistinct(distinct ? new Distinct() : null);
     p.setLimit(null);
     NumberedParameters.Text text = NumberedParameters.print(p);
-    return new SubqueryPullOut.Sub(SubqueryPullOut.Kind.EXISTS, text.sql(), text.order(), outer.toString(), not, marker, -1);
+    String left = outers.size() == 1 ? outers.get(0) : "(" + String.join(", ", outers) + ")";
+    return new SubqueryPullOut.Sub(SubqueryPullOut.Kind.EXISTS, text.sql(), text.order(), left, not, marker, -1, outers);
   }
 
   /**
@@ -152,11 +161,11 @@ final class CorrelatedExists {
     p.setOrderByElements(null);
     p.setLimit(new Limit().withRowCount(new LongValue(1)));
     NumberedParameters.Text text = NumberedParameters.print(p);
-    return new SubqueryPullOut.Sub(SubqueryPullOut.Kind.ANY_ROW, text.sql(), text.order(), null, not, marker, -1);
+    return new SubqueryPullOut.Sub(SubqueryPullOut.Kind.ANY_ROW, text.sql(), text.order(), null, not, marker, -1, List.of());
   }
 
   private static JoinSplitter.Refused refused(String why) {
-    return new JoinSplitter.Refused("an EXISTS subquery over a SHARDED table runs first only when one equality"
-        + " inner_column = outer_column correlates it, its other terms its own; this one " + why);
+    return new JoinSplitter.Refused("an EXISTS subquery over a SHARDED table runs first only when equalities"
+        + " inner_column = outer_column correlate it, its other terms its own; this one " + why);
   }
 }

@@ -8,14 +8,12 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Set;
-import net.sf.jsqlparser.expression.LongValue;
 import net.sf.jsqlparser.schema.Column;
 import net.sf.jsqlparser.schema.Table;
 import net.sf.jsqlparser.statement.select.AllColumns;
 import net.sf.jsqlparser.statement.select.FromItem;
 import net.sf.jsqlparser.statement.select.Join;
 import net.sf.jsqlparser.statement.select.LateralSubSelect;
-import net.sf.jsqlparser.statement.select.Limit;
 import net.sf.jsqlparser.statement.select.ParenthesedSelect;
 import net.sf.jsqlparser.statement.select.PlainSelect;
 import net.sf.jsqlparser.statement.select.Select;
@@ -26,7 +24,7 @@ import net.sf.jsqlparser.util.TablesNamesFinder;
 /**
  * Cuts a SELECT whose derived tables or (non-recursive) CTEs need a cross-shard merge of their own
  * into <b>parts</b>, each derived table's or CTE's SELECT as a statement of its own (routed and merged
- * as any read, at most {@code cap} rows: the cap-th refuses it), and the <b>outer</b> statement, where each part's rows
+ * as any read, fetched with LIMIT cap+1 ({@link StepLimit}): the cap+1-th row refuses it), and the <b>outer</b> statement, where each part's rows
  * stand as {@code __shx_derived_K__} until they are written in as a typed {@code JSON_TABLE}. The
  * outer statement runs on one shard as it is when every other table it reads is GLOBAL; otherwise it
  * is routed as any statement ({@code routed}), the rows standing on every shard it goes to like a
@@ -147,7 +145,7 @@ public final class DerivedCut {
       }
     }
     requireDeterminate(name, body);
-    capped(body);
+    StepLimit.capped(body, cap);
     NumberedParameters.Text text = NumberedParameters.print(body);
     parts.add(new Part(name, text.sql(), text.order(), columns));
     derived.add(name.toLowerCase(Locale.ROOT));
@@ -164,26 +162,13 @@ public final class DerivedCut {
     }
     boolean aggregates = p.getHaving() != null;
     for (SelectItem<?> item : p.getSelectItems()) {
-      aggregates |= MergeRewriter.isAggregate(item.getExpression());
+      aggregates |= Aggregates.isAggregate(item.getExpression());
     }
     for (SelectItem<?> item : p.getSelectItems()) {
       if (aggregates && (item.getExpression() instanceof Column || item.getExpression() instanceof AllColumns)) {
         throw new Refused("derived table " + name + " shows " + item + " next to an aggregate without GROUP BY (one server"
             + " gives any row's value)");
       }
-    }
-  }
-
-  /**
-   * At most {@code cap} rows (the most a merged read may fetch): a LIMIT of its own above that is
-   * lowered, since a statement whose cap-th row comes back is refused anyway.
-   */
-  private void capped(Select s) {
-    Limit limit = s.getLimit();
-    if (limit == null && s.getOffset() == null && s.getFetch() == null) {
-      s.setLimit(new Limit().withRowCount(new LongValue(cap)));
-    } else if (limit != null && limit.getRowCount() instanceof LongValue n && n.getValue() > cap) {
-      limit.setRowCount(new LongValue(cap));
     }
   }
 

@@ -3,7 +3,6 @@ package dev.shardex.driver.sql;
 import java.util.ArrayList;
 import java.util.List;
 import net.sf.jsqlparser.expression.Expression;
-import net.sf.jsqlparser.expression.ExpressionVisitorAdapter;
 import net.sf.jsqlparser.expression.operators.conditional.AndExpression;
 import net.sf.jsqlparser.schema.Column;
 import net.sf.jsqlparser.statement.select.ParenthesedSelect;
@@ -28,7 +27,7 @@ final class ExpressionParts {
   static List<Column> columns(Expression e) throws JoinSplitter.Refused {
     List<Column> columns = new ArrayList<>();
     boolean[] sub = {false};
-    e.accept(new ExpressionVisitorAdapter<Void>() {
+    e.accept(new SubqueryVisitor<Void>() {
       @Override
       public <S> Void visit(Column column, S context) {
         columns.add(column);

@@ -125,7 +125,7 @@ public final class GlobalOuterJoin {
     Set<String> used = new LinkedHashSet<>();
     List<String> others = otherColumns();
     boolean[] nested = {false};
-    ExpressionVisitorAdapter<Void> v = new ExpressionVisitorAdapter<>() {
+    ExpressionVisitorAdapter<Void> v = new SubqueryVisitor<>() {
       @Override
       public <S> Void visit(Column c, S context) {
         String name = JoinSplitter.unquote(c.getColumnName());

@@ -4,13 +4,10 @@ import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
-import net.sf.jsqlparser.expression.ExpressionVisitorAdapter;
 import net.sf.jsqlparser.expression.Function;
-import net.sf.jsqlparser.expression.LongValue;
 import net.sf.jsqlparser.schema.Column;
 import net.sf.jsqlparser.schema.Table;
 import net.sf.jsqlparser.statement.insert.Insert;
-import net.sf.jsqlparser.statement.select.Limit;
 import net.sf.jsqlparser.statement.select.ParenthesedSelect;
 import net.sf.jsqlparser.statement.select.Select;
 import net.sf.jsqlparser.statement.update.UpdateSet;
@@ -19,8 +16,8 @@ import net.sf.jsqlparser.util.TablesNamesFinder;
 
 /**
  * Cuts an INSERT (or REPLACE) ... SELECT whose rows do not live where they go into the SELECT, read
- * as a statement of its own (at most {@code cap} rows, its own LIMIT lowered to that or one
- * added), and the INSERT its rows are written by: {@code head} (INSERT [IGNORE] INTO t (cols)),
+ * as a statement of its own (at most {@code cap} rows, fetched with LIMIT cap+1 by
+ * {@link StepLimit}), and the INSERT its rows are written by: {@code head} (INSERT [IGNORE] INTO t (cols)),
  * then {@code VALUES} rows, then {@code tail} (ON DUPLICATE KEY UPDATE ...). The rows then take the
  * normal INSERT path: split by key, sequence-filled, lookup indexes kept.
  *
@@ -70,23 +67,9 @@ public final class InsertSelectCut {
     }
     NumberedParameters.Text head = NumberedParameters.print(printed.substring(0, at));
     NumberedParameters.Text tail = NumberedParameters.print(printed.substring(at + source.length()));
-    capped(select, cap);
+    StepLimit.capped(select, cap);
     NumberedParameters.Text read = NumberedParameters.print(select instanceof ParenthesedSelect p ? p.getSelect() : select);
     return new Plan(read.sql(), read.order(), head.sql(), head.order(), tail.sql(), tail.order(), target);
-  }
-
-  /**
-   * At most {@code cap} rows (the most a merged read may fetch): a LIMIT of its own above that is
-   * lowered, since a statement whose cap-th row comes back is refused anyway.
-   */
-  private static void capped(Select select, long cap) {
-    Select s = select instanceof ParenthesedSelect p ? p.getSelect() : select;
-    Limit limit = s.getLimit();
-    if (limit == null && s.getOffset() == null && s.getFetch() == null) {
-      s.setLimit(new Limit().withRowCount(new LongValue(cap)));
-    } else if (limit != null && limit.getRowCount() instanceof LongValue n && n.getValue() > cap) {
-      limit.setRowCount(new LongValue(cap));
-    }
   }
 
   private static List<String> sourceTables(Select select) {
@@ -104,7 +87,7 @@ public final class InsertSelectCut {
     boolean[] sub = {false};
     for (UpdateSet set : sets) {
       for (Object value : set.getValues()) {
-        ((net.sf.jsqlparser.expression.Expression) value).accept(new ExpressionVisitorAdapter<Void>() {
+        ((net.sf.jsqlparser.expression.Expression) value).accept(new SubqueryVisitor<Void>() {
           @Override
           public <S> Void visit(Function f, S context) {
             return f.getName().equalsIgnoreCase("VALUES") ? null : super.visit(f, context); // the row it would insert

@@ -81,7 +81,7 @@ public final class JoinAggregates {
 
   private static boolean folds(PlainSelect s) {
     return s.getDistinct() != null || s.getGroupBy() != null || s.getHaving() != null
-        || s.getSelectItems().stream().anyMatch(i -> MergeRewriter.isAggregate(i.getExpression()) || MergeRewriter.hasWindow(i.getExpression()));
+        || s.getSelectItems().stream().anyMatch(i -> Aggregates.isAggregate(i.getExpression()) || Aggregates.hasWindow(i.getExpression()));
   }
 
   private Plan cut(PlainSelect select, int params) throws Refused, SQLException {

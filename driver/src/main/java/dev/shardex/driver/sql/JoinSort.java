@@ -73,7 +73,7 @@ final class JoinSort {
         continue;
       }
       Set<Boolean> read = sides.of(e);
-      if (read.size() > 1 || MergeRewriter.isAggregate(e) || MergeRewriter.hasWindow(e)) {
+      if (read.size() > 1 || Aggregates.isAggregate(e) || Aggregates.hasWindow(e)) {
         throw new JoinSplitter.Refused("ORDER BY " + e + " reads both sides of the join, or aggregates");
       }
       if (hidden != null) {

@@ -81,7 +81,7 @@ public final class JoinSplitter {
     }
     counts = JoinCounts.of(select); // COUNT(*) / COUNT(col) only: the join's rows, counted by the client
     boolean aggregates = select.getSelectItems().stream().anyMatch(i -> i.getExpression() != null
-        && (MergeRewriter.isAggregate(i.getExpression()) || MergeRewriter.hasWindow(i.getExpression())));
+        && (Aggregates.isAggregate(i.getExpression()) || Aggregates.hasWindow(i.getExpression())));
     if (aggregates || select.getDistinct() != null || select.getGroupBy() != null || select.getHaving() != null
         || select.getForMode() != null || select.getIntoTables() != null) {
       throw new Refused("aggregates, window functions, DISTINCT, GROUP BY, HAVING, a locking read or INTO over a cross-shard join are not answered yet");

@@ -1,13 +1,19 @@
 package dev.shardex.driver.sql;
 
 import java.util.ArrayList;
+import java.util.Collections;
+import java.util.IdentityHashMap;
 import java.util.List;
+import java.util.Set;
 import net.sf.jsqlparser.expression.Alias;
+import net.sf.jsqlparser.expression.BinaryExpression;
 import net.sf.jsqlparser.expression.AnyComparisonExpression;
+import net.sf.jsqlparser.expression.AnyType;
 import net.sf.jsqlparser.expression.Expression;
 import net.sf.jsqlparser.expression.ExpressionVisitorAdapter;
 import net.sf.jsqlparser.expression.LongValue;
 import net.sf.jsqlparser.expression.NotExpression;
+import net.sf.jsqlparser.expression.operators.relational.ComparisonOperator;
 import net.sf.jsqlparser.expression.operators.relational.ExistsExpression;
 import net.sf.jsqlparser.expression.operators.relational.InExpression;
 import net.sf.jsqlparser.statement.select.AllColumns;
@@ -21,8 +27,10 @@ import net.sf.jsqlparser.statement.select.SelectItem;
 /**
  * Finds the subqueries of a SELECT that read a SHARDED table and can run first, as statements of
  * their own (answered across shards like any other), to be replaced by their answers (Vitess's and
- * Citus's pull-out): uncorrelated {@code x [NOT] IN (SELECT y ...)}, {@code [NOT] EXISTS} correlated
- * by one equality ({@link CorrelatedExists}) or by none, and uncorrelated scalar subqueries. IN
+ * Citus's pull-out): uncorrelated {@code x [NOT] IN (SELECT y ...)} (also written {@code = ANY},
+ * {@code <> ALL}), {@code [NOT] EXISTS} correlated by equalities ({@link CorrelatedExists}) or by
+ * none, a correlated IN that is an AND-ed term of the WHERE as such an EXISTS
+ * ({@link SubqueryForms}), and uncorrelated scalar subqueries. IN
  * values go in literally, a NULL included, so MySQL applies its own three-valued logic; an empty
  * answer makes {@code x IN (...)} FALSE and {@code x NOT IN (...)} TRUE, whatever x is, as on one
  * server. A scalar subquery's one value goes in as a typed value (0 rows: NULL; 2 rows: error 1242).
@@ -37,15 +45,24 @@ public final class SubqueryPullOut {
     /** an uncorrelated [NOT] EXISTS: TRUE or FALSE. */
     ANY_ROW,
     /** (SELECT one value): that value, typed; NULL when no row. */
-    SCALAR
+    SCALAR,
+    /** x > ALL (values), x < ANY (values), ...: the values as a UNION ALL of parameters. */
+    QUANTIFIED
   }
 
   /**
    * One subquery: its statement (with the parameters it binds) and how its answer replaces it;
    * {@code column}: for a scalar one that is a select item by itself, its result column (0-based,
-   * its metadata is the subquery's), else -1.
+   * its metadata is the subquery's), else -1; {@code outers}: a decorrelated EXISTS's outer columns,
+   * one per column of its statement (its values are rows of that many), else empty.
    */
-  public record Sub(Kind kind, String sql, int[] params, String left, boolean not, String marker, int column) {}
+  public record Sub(Kind kind, String sql, int[] params, String left, boolean not, String marker, int column,
+      List<String> outers) {
+    /** How many columns each of its values has. */
+    public int width() {
+      return Math.max(1, outers.size());
+    }
+  }
 
   /**
    * A subquery's answer: its distinct values (IN, EXISTS), its one value or none (SCALAR, ANY_ROW);
@@ -84,15 +101,30 @@ public final class SubqueryPullOut {
         String marker = "?" + ++next[0];
         return answer.cast() == null ? marker : "CAST(" + marker + " AS " + answer.cast() + ")";
       }
-      StringBuilder list = new StringBuilder();
-      for (int i = 0; i < values.size(); i++) {
-        list.append(i == 0 ? "" : ", ").append('?').append(++next[0]);
+      if (s.kind() == Kind.QUANTIFIED) {
+        List<String> selects = new ArrayList<>();
+        for (int i = 0; i < values.size(); i++) {
+          selects.add("SELECT ?" + ++next[0]);
+        }
+        return "(" + s.left() + " (" + String.join(" UNION ALL ", selects) + "))";
       }
-      String in = s.left() + (s.not() ? " NOT IN (" : " IN (") + list + ")";
+      String in = s.left() + (s.not() ? " NOT IN (" : " IN (") + valueList(values.size(), s.width(), next) + ")";
       if (s.kind() == Kind.EXISTS) {
-        return s.not() ? "(" + s.left() + " IS NULL OR " + in + ")" : "(" + s.left() + " IS NOT NULL AND " + in + ")";
+        String nulls = String.join(s.not() ? " OR " : " AND ",
+            s.outers().stream().map(c -> c + (s.not() ? " IS NULL" : " IS NOT NULL")).toList());
+        return "(" + nulls + (s.not() ? " OR " : " AND ") + in + ")";
       }
       return "(" + in + ")";
+    }
+
+    /** {@code ?a, ?b} for values one column wide, {@code (?a, ?b), (?c, ?d)} for rows. */
+    private static String valueList(int values, int width, int[] next) {
+      StringBuilder list = new StringBuilder();
+      for (int i = 0; i < values; i++) {
+        String sep = i == 0 ? "" : width > 1 && i % width == 0 ? "), (" : ", ";
+        list.append(sep).append('?').append(++next[0]);
+      }
+      return width == 1 ? list.toString() : "(" + list + ")";
     }
   }
 
@@ -156,16 +188,34 @@ public final class SubqueryPullOut {
       ExistsExpression exists = (ExistsExpression) not.getExpression();
       return CorrelatedExists.of(exists, !exists.isNot(), marker, catalog);
     }
-    if (e instanceof InExpression in) {
-      NumberedParameters.Text sub = NumberedParameters.print(((ParenthesedSelect) in.getRightExpression()).getSelect());
-      return new Sub(Kind.IN, sub.sql(), sub.order(), in.getLeftExpression().toString(), in.isNot(), marker, -1);
+    SubqueryForms.Membership in = SubqueryForms.membership(e);
+    if (in != null && !pullable(in.select())) {
+      // a correlated IN, an AND-ed term of the WHERE (collect found it so): an EXISTS, or, if that
+      // cannot be decorrelated, left in the statement as it was (routing then names it)
+      PlainSelect inner = (PlainSelect) in.select();
+      Expression where = inner.getWhere();
+      try {
+        return CorrelatedExists.of(SubqueryForms.asExists(in), false, marker, catalog);
+      } catch (JoinSplitter.Refused r) {
+        inner.setWhere(where);
+        return null;
+      }
+    }
+    if (in != null) {
+      NumberedParameters.Text sub = NumberedParameters.print(in.select());
+      return new Sub(Kind.IN, sub.sql(), sub.order(), in.left().toString(), in.not(), marker, -1, List.of());
+    }
+    SubqueryForms.Quantified q = SubqueryForms.quantified(e);
+    if (q != null) { // no values: ALL is TRUE, ANY FALSE, as for NOT IN and IN
+      NumberedParameters.Text sub = NumberedParameters.print(q.select());
+      return new Sub(Kind.QUANTIFIED, sub.sql(), sub.order(), q.prefix(), q.type() == AnyType.ALL, marker, -1, List.of());
     }
     PlainSelect scalar = (PlainSelect) ((ParenthesedSelect) e).getSelect();
     if (scalar.getLimit() == null && scalar.getOffset() == null) {
       scalar.setLimit(new Limit().withRowCount(new LongValue(2))); // a second row is an error: read no more
     }
     NumberedParameters.Text sub = NumberedParameters.print(scalar);
-    return new Sub(Kind.SCALAR, sub.sql(), sub.order(), null, false, marker, columns.getOrDefault(e, -1));
+    return new Sub(Kind.SCALAR, sub.sql(), sub.order(), null, false, marker, columns.getOrDefault(e, -1), List.of());
   }
 
   /**
@@ -188,18 +238,24 @@ public final class SubqueryPullOut {
   }
 
   private void collect(PlainSelect select) {
+    Set<Expression> terms = Collections.newSetFromMap(new IdentityHashMap<>());
+    terms.addAll(ExpressionParts.conjuncts(select.getWhere()));
     ExpressionVisitorAdapter<Void> finder = new ExpressionVisitorAdapter<>() {
       @Override
       public <S> Void visit(InExpression in, S context) {
-        if (in.getRightExpression() instanceof ParenthesedSelect sub) {
-          if (pullable(sub.getSelect())) {
-            found.add(in);
-          } else {
+        if (in.getRightExpression() instanceof ParenthesedSelect) {
+          if (!membership(in, terms)) {
             in.getLeftExpression().accept(this, context); // the subquery itself is not a scalar one
           }
           return null;
         }
         return super.visit(in, context);
+      }
+
+      @Override
+      protected <S> Void visitBinaryExpression(BinaryExpression b, S context) {
+        // x = ANY (...), x <> ALL (...), x > ALL (...), ...: every comparison arrives here
+        return b instanceof ComparisonOperator && membership(b, terms) ? null : super.visitBinaryExpression(b, context);
       }
 
       @Override
@@ -233,7 +289,7 @@ public final class SubqueryPullOut {
 
       @Override
       public <S> Void visit(AnyComparisonExpression any, S context) {
-        return null; // x = ANY (SELECT ...): not pulled out
+        return null; // x > ANY (SELECT ...), x = ALL (...): not pulled out
       }
     };
     List<SelectItem<?>> items = select.getSelectItems();
@@ -251,6 +307,33 @@ public final class SubqueryPullOut {
         j.getOnExpressions().forEach(on -> accept(on, finder));
       }
     }
+  }
+
+  /**
+   * Notes a membership test to pull out: uncorrelated (IN, = ANY, <> ALL), or correlated and an
+   * AND-ed term of the WHERE ({@code terms}), to be read as an EXISTS; or an uncorrelated other
+   * comparison with ANY/ALL over an integer or DECIMAL column; whether it was one.
+   */
+  private boolean membership(Expression e, Set<Expression> terms) {
+    SubqueryForms.Quantified q = SubqueryForms.quantified(e);
+    if (q != null && pullable(q.select()) && SubqueryForms.exactNumber(q.select(), catalog)) {
+      found.add(e);
+      return true;
+    }
+    SubqueryForms.Membership m = SubqueryForms.membership(e);
+    if (m == null) {
+      return false;
+    }
+    if (pullable(m.select()) || (terms.contains(e) && SubqueryForms.existsCandidate(m) && sharded(m.select()))) {
+      found.add(e);
+      return true;
+    }
+    return false;
+  }
+
+  private boolean sharded(Select s) {
+    SubqueryScope scope = SubqueryScope.of((PlainSelect) s, catalog);
+    return scope != null && scope.sharded();
   }
 
   private static void accept(Expression e, ExpressionVisitorAdapter<Void> v) {

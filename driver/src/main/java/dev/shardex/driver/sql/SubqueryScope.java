@@ -6,7 +6,6 @@ import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.List;
 import net.sf.jsqlparser.expression.Expression;
-import net.sf.jsqlparser.expression.ExpressionVisitorAdapter;
 import net.sf.jsqlparser.schema.Column;
 import net.sf.jsqlparser.schema.Table;
 import net.sf.jsqlparser.statement.select.Join;
@@ -86,7 +85,7 @@ final class SubqueryScope {
     if (e == null) {
       return out;
     }
-    e.accept(new ExpressionVisitorAdapter<Void>() {
+    e.accept(new SubqueryVisitor<Void>() {
       @Override
       public <S> Void visit(Column c, S context) {
         if (!own(c)) {

@@ -161,7 +161,7 @@ final class UnionBranch {
     }
     for (int i = 0; i < items; i++) {
       Expression e = select.getSelectItems().get(i).getExpression();
-      if (MergeRewriter.isAggregate(e) || MergeRewriter.hasWindow(e)) {
+      if (Aggregates.isAggregate(e) || Aggregates.hasWindow(e)) {
         return false;
       }
     }

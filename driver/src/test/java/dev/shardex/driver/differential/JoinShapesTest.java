@@ -111,7 +111,31 @@ class JoinShapesTest {
       new Shape("T24", "SELECT o.id, u.name FROM orders o JOIN users u ON o.buyer_id = u.id WHERE o.seller_id = {S}"
           + " FOR UPDATE", Order.NONE),
       new Shape("T25", "SELECT o.id FROM orders o JOIN users u ON o.total > u.credit_limit WHERE u.id = {U}",
-          Order.NONE));
+          Order.NONE),
+      // beyond §7: subqueries correlated by several columns, correlated IN, = ANY / <> ALL (NULL
+      // referrers and buyers, a dangling buyer, self-referrers, collation twins, an empty pull-out)
+      new Shape("Q1", "SELECT u.id, u.name FROM users u WHERE EXISTS (SELECT 1 FROM orders o WHERE o.buyer_id = u.id"
+          + " AND o.seller_id = u.referrer_id)", Order.NONE),
+      new Shape("Q2", "SELECT u.id FROM users u WHERE u.country = 'NL' AND NOT EXISTS (SELECT 1 FROM orders o"
+          + " WHERE o.seller_id = u.referrer_id AND u.id = o.buyer_id AND o.total > 100)", Order.NONE),
+      new Shape("Q3", "SELECT o.id, o.coupon FROM orders o WHERE o.seller_id = {S} AND EXISTS (SELECT 1 FROM coupons c"
+          + " WHERE c.owner_id = o.buyer_id AND c.code = o.coupon)", Order.NONE),
+      new Shape("Q4", "SELECT u.id FROM users u WHERE NOT EXISTS (SELECT 1 FROM orders o WHERE o.buyer_id = u.id"
+          + " AND o.seller_id = u.referrer_id AND o.total < 0) AND u.id <= {U}", Order.NONE),
+      new Shape("Q5", "SELECT u.id, u.status FROM users u WHERE u.referrer_id IN (SELECT o.seller_id FROM orders o"
+          + " WHERE o.buyer_id = u.id) AND u.status <> 'vip'", Order.NONE),
+      new Shape("Q6", "SELECT u.id, u.name FROM users u WHERE u.id = ANY (SELECT o.buyer_id FROM orders o"
+          + " WHERE o.seller_id = {S})", Order.NONE),
+      new Shape("Q7", "SELECT u.id FROM users u WHERE u.country = 'NL' AND u.id <> ALL (SELECT buyer_id FROM orders"
+          + " WHERE seller_id = {S} AND buyer_id IS NOT NULL)", Order.NONE),
+      new Shape("Q8", "SELECT u.id FROM users u WHERE u.country = 'NL' AND u.id <> ALL (SELECT buyer_id FROM orders"
+          + " WHERE seller_id = {S})", Order.NONE),
+      new Shape("Q9", "SELECT o.id FROM orders o WHERE o.seller_id = {S} AND o.total > ALL (SELECT total FROM orders"
+          + " WHERE buyer_id = {B})", Order.NONE),
+      new Shape("Q10", "SELECT u.id FROM users u WHERE u.credit_limit < ANY (SELECT o.total FROM orders o"
+          + " WHERE o.seller_id = {S})", Order.NONE),
+      new Shape("Q11", "SELECT u.id FROM users u WHERE u.id >= ALL (SELECT buyer_id FROM orders WHERE seller_id = {S}"
+          + " AND buyer_id IS NOT NULL)", Order.NONE));
 
   enum Status { EQUAL, REFUSED, WRONG, UNNAMED_ERROR, ORACLE_ERROR }
 

@@ -5,7 +5,8 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.shardex.driver.Cluster;
+import dev.shardex.driver.cluster.Cluster;
+import dev.shardex.vocabulary.KeySpace;
 import dev.shardex.driver.TestCluster;
 import dev.shardex.vocabulary.KeySpace;
 import java.lang.management.ManagementFactory;

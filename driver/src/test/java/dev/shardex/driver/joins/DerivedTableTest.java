@@ -131,7 +131,7 @@ class DerivedTableTest {
         plan.append(rs.getString("step")).append(' ').append(rs.getString("operator")).append(" | ").append(rs.getString("sql_sent"))
             .append('\n');
       }
-      assertTrue(plan.toString().contains("Derive") && plan.toString().contains("LIMIT 100000")
+      assertTrue(plan.toString().contains("Derive") && plan.toString().contains("LIMIT 100001")
           && plan.toString().contains("__shx_derived_0__"), plan.toString());
     }
     try (Connection c = TestCluster.connect(); Statement s = c.createStatement();

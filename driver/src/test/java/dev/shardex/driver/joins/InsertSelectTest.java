@@ -191,7 +191,7 @@ class InsertSelectTest {
     try (Connection c = TestCluster.connect("shardex.maxMergeRows=10"); Statement s = c.createStatement()) {
       SQLException e = assertThrows(SQLException.class, () -> s.executeUpdate("INSERT INTO xi_spend (buyer_id, seller_id, total)"
           + " SELECT buyer_id, seller_id, total FROM xi_orders WHERE buyer_id IS NOT NULL"));
-      assertTrue(e.getMessage().contains("SHX1208") && e.getMessage().contains("reached 10 rows"), e.getMessage());
+      assertTrue(e.getMessage().contains("SHX1208") && e.getMessage().contains("has more than 10 rows"), e.getMessage());
       assertEquals("0AS00", e.getSQLState());
     }
     assertEquals(0, countAll("xi_spend"));

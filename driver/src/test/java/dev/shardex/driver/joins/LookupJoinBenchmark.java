@@ -17,8 +17,12 @@ import org.junit.jupiter.api.Test;
  * The join drives 100 orders of one seller (one shard) and looks up their 100 distinct buyers,
  * sharded by id over the 4 shards: its statements at the shards (the servers' own Com_select
  * counters around one warm execution), and its time against the same join on one plain MariaDB
- * server holding all rows, the two alternating execution by execution; {@code join.n} (default 500)
- * timed pairs after as many warm-up ones; medians.
+ * server holding all rows, and against the same five statements sent by hand over direct
+ * Connector/J (the driving read, then the four shards' {@code IN} lists at once, three on a pool and
+ * one on the caller's thread: the floor of this plan on this machine, with no driver in between),
+ * the three alternating execution by execution; {@code join.n} (default 500) timed triples after as
+ * many warm-up ones; medians. Also the client CPU per join (the JVM's process CPU time over each
+ * kind's executions: the shards are processes of their own), which a loaded machine distorts less.
  */
 public final class LookupJoinBenchmark {
   private static final int N = Integer.getInteger("join.n", 500);
@@ -55,6 +59,8 @@ public final class LookupJoinBenchmark {
         if (rows != 100 || run(plain) != 100) {
           throw new IllegalStateException("the join returns " + rows + " rows");
         }
+        long idle = questions(null); // the counters' own SHOW STATUS statements
+        long trips = questions(sharded) - idle;
         long[] before = TestCluster.statusAll("Com_select");
         run(sharded);
         long[] after = TestCluster.statusAll("Com_select");
@@ -62,25 +68,116 @@ public final class LookupJoinBenchmark {
         for (int i = 0; i < before.length; i++) {
           perShard[i] = after[i] - before[i];
         }
-        long[][] nanos = new long[2][N];
-        for (int i = 0; i < 2 * N; i++) {
-          long t0 = System.nanoTime();
-          run(sharded);
-          long t1 = System.nanoTime();
-          run(plain);
-          long t2 = System.nanoTime();
-          if (i >= N) {
-            nanos[0][i - N] = t1 - t0;
-            nanos[1][i - N] = t2 - t1;
+        long[][] nanos = new long[3][N];
+        long[] cpu = new long[3];
+        try (ByHand byHand = new ByHand()) {
+          for (int i = 0; i < 2 * N; i++) {
+            long[] t = new long[4];
+            long[] u = new long[4];
+            t[0] = System.nanoTime();
+            u[0] = cpu();
+            run(sharded);
+            t[1] = System.nanoTime();
+            u[1] = cpu();
+            run(plain);
+            t[2] = System.nanoTime();
+            u[2] = cpu();
+            byHand.run();
+            t[3] = System.nanoTime();
+            u[3] = cpu();
+            for (int k = 0; k < 3 && i >= N; k++) {
+              nanos[k][i - N] = t[k + 1] - t[k];
+              cpu[k] += u[k + 1] - u[k];
+            }
           }
         }
         long shardex = median(nanos[0]);
         long one = median(nanos[1]);
+        long hand = median(nanos[2]);
         System.out.printf("lookup join, 100 driving rows, 100 buyers over 4 shards: statements at the shards %s (total %d),"
-            + " median %d us vs %d us on one server: x%.2f%n", Arrays.toString(perShard), Arrays.stream(perShard).sum(),
-            shardex / 1000, one / 1000, (double) shardex / one);
+            + " median %d us vs %d us on one server: x%.2f; the same 5 statements by hand over Connector/J: %d us (x%.2f);"
+            + " client CPU per join %d us (one server %d us, by hand %d us); all statements at the shards (Questions) %d%n",
+            Arrays.toString(perShard), Arrays.stream(perShard).sum(), shardex / 1000, one / 1000, (double) shardex / one, hand / 1000, (double) hand / one,
+            cpu[0] / N / 1000, cpu[1] / N / 1000, cpu[2] / N / 1000, trips);
       }
     }
+  }
+
+  /** Every statement the shards received (their Questions counters) around one execution (none for null). */
+  private static long questions(PreparedStatement ps) throws SQLException {
+    long[] before = TestCluster.statusAll("Questions");
+    if (ps != null) {
+      run(ps);
+    }
+    long[] after = TestCluster.statusAll("Questions");
+    return Arrays.stream(after).sum() - Arrays.stream(before).sum();
+  }
+
+  private static long cpu() {
+    return ((com.sun.management.OperatingSystemMXBean) java.lang.management.ManagementFactory.getOperatingSystemMXBean())
+        .getProcessCpuTime();
+  }
+
+  /** The plan's five statements over direct Connector/J: the driving read, then each shard's buyers at once. */
+  private static final class ByHand implements AutoCloseable {
+    private final Connection[] shards = new Connection[TestCluster.SHARDS];
+    private final PreparedStatement[] lookups = new PreparedStatement[TestCluster.SHARDS];
+    private final java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newFixedThreadPool(TestCluster.SHARDS - 1);
+    private PreparedStatement driving;
+
+    ByHand() throws SQLException {
+      for (int i = 0; i < shards.length; i++) {
+        shards[i] = TestCluster.sandbox().connectShard(i);
+        List<Long> ids = new java.util.ArrayList<>();
+        try (Statement s = shards[i].createStatement(); ResultSet rs = s.executeQuery(
+            "SELECT u.id FROM lj_users u WHERE u.id % 3 = 0 AND u.id <= 300")) {
+          while (rs.next()) {
+            ids.add(rs.getLong(1));
+          }
+        }
+        lookups[i] = shards[i].prepareStatement("SELECT u.name, u.id FROM lj_users u WHERE u.id IN ("
+            + String.join(", ", java.util.Collections.nCopies(ids.size(), "?")) + ")");
+        for (int k = 0; k < ids.size(); k++) {
+          lookups[i].setLong(k + 1, ids.get(k));
+        }
+        try (Statement s = shards[i].createStatement(); ResultSet rs = s.executeQuery("SELECT 1 FROM lj_orders WHERE seller_id = 7")) {
+          driving = rs.next() ? shards[i].prepareStatement("SELECT o.id, o.total, o.buyer_id FROM lj_orders o WHERE o.seller_id = ?"
+              + " LIMIT 100001") : driving;
+        }
+      }
+    }
+
+    void run() throws Exception {
+      LookupJoinBenchmark.run(driving);
+      List<java.util.concurrent.Future<Integer>> others = new java.util.ArrayList<>();
+      for (int i = 1; i < lookups.length; i++) {
+        PreparedStatement ps = lookups[i];
+        others.add(pool.submit(() -> drain(ps)));
+      }
+      drain(lookups[0]);
+      for (java.util.concurrent.Future<Integer> f : others) {
+        f.get();
+      }
+    }
+
+    @Override
+    public void close() throws SQLException {
+      pool.shutdown();
+      for (Connection c : shards) {
+        c.close();
+      }
+    }
+  }
+
+  private static int drain(PreparedStatement ps) throws SQLException {
+    int n = 0;
+    try (ResultSet rs = ps.executeQuery()) {
+      while (rs.next()) {
+        rs.getObject(1);
+        n++;
+      }
+    }
+    return n;
   }
 
   private static int run(PreparedStatement ps) throws SQLException {

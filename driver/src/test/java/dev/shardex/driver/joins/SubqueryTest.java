@@ -120,10 +120,82 @@ class SubqueryTest {
     same("SELECT id FROM sq_users WHERE NOT EXISTS (SELECT 1 FROM sq_none WHERE sq_none.id = sq_users.id)", false);
   }
 
+  // ---- several correlating equalities, correlated IN, = ANY / <> ALL ---------------------------------
+
+  @Test
+  void exists_bySeveralEqualities_decorrelatedOnAllColumns_nullOuterColumnsExact() throws SQLException {
+    // referrer_id NULL for some users: EXISTS FALSE, NOT EXISTS TRUE there, as on one server
+    same("SELECT u.id FROM sq_users u WHERE EXISTS (SELECT 1 FROM sq_orders o WHERE o.buyer_id = u.id"
+        + " AND o.seller_id = u.referrer_id)", false);
+    same("SELECT u.id FROM sq_users u WHERE NOT EXISTS (SELECT 1 FROM sq_orders o WHERE u.referrer_id = o.seller_id"
+        + " AND o.buyer_id = u.id AND o.total > ?)", false, 100);
+    same("SELECT u.id, EXISTS (SELECT 1 FROM sq_orders o WHERE o.buyer_id = u.id AND o.seller_id = u.referrer_id) AS e"
+        + " FROM sq_users u ORDER BY u.id", true);
+    // an empty pull-out: EXISTS FALSE, NOT EXISTS TRUE for every row
+    sameOrEmpty("SELECT u.id FROM sq_users u WHERE EXISTS (SELECT 1 FROM sq_orders o WHERE o.buyer_id = u.id"
+        + " AND o.seller_id = u.referrer_id AND o.total < 0)");
+    same("SELECT u.id FROM sq_users u WHERE NOT EXISTS (SELECT 1 FROM sq_orders o WHERE o.buyer_id = u.id"
+        + " AND o.seller_id = u.referrer_id AND o.total < 0)", false);
+  }
+
+  @Test
+  void correlatedIn_asAnAndedTerm_readAsExists() throws SQLException {
+    same("SELECT u.id FROM sq_users u WHERE u.referrer_id IN (SELECT o.seller_id FROM sq_orders o WHERE o.buyer_id = u.id)",
+        false);
+    same("SELECT u.id FROM sq_users u WHERE u.status = 'vip' AND u.id IN (SELECT o.buyer_id FROM sq_orders o"
+        + " WHERE o.seller_id = u.referrer_id AND (o.status = 'open' OR o.total > 900))", false);
+  }
+
+  @Test
+  void correlatedIn_whereItsNullWouldShow_refusedByName() throws SQLException {
+    for (String where : List.of("u.referrer_id NOT IN (SELECT o.seller_id FROM sq_orders o WHERE o.buyer_id = u.id)",
+        "u.status = 'vip' OR u.referrer_id IN (SELECT o.seller_id FROM sq_orders o WHERE o.buyer_id = u.id)")) {
+      SQLException e = refused("SELECT u.id FROM sq_users u WHERE " + where);
+      assertTrue(e.getMessage().contains("SHX1206"), where + ": " + e.getMessage());
+    }
+  }
+
+  @Test
+  void anyAll_equalAnyIsIn_notEqualAllIsNotIn_nullsIncluded() throws SQLException {
+    same("SELECT u.id FROM sq_users u WHERE u.id = ANY (SELECT o.buyer_id FROM sq_orders o WHERE o.total > ?)", false, 100);
+    same("SELECT u.id FROM sq_users u WHERE u.id = SOME (SELECT o.buyer_id FROM sq_orders o WHERE o.total > ?)", false, 100);
+    // sq_orders holds NULL buyers: <> ALL over them is NULL for every user, as NOT IN is
+    sameOrEmpty("SELECT u.id FROM sq_users u WHERE u.id <> ALL (SELECT o.buyer_id FROM sq_orders o)");
+    same("SELECT u.id FROM sq_users u WHERE u.id <> ALL (SELECT o.buyer_id FROM sq_orders o WHERE o.buyer_id IS NOT NULL"
+        + " AND o.total > ?)", false, 100);
+  }
+
+  @Test
+  void anyAll_otherComparisons_overExactNumbers_pulledOut_nullsAndEmptyAsOnOneServer() throws SQLException {
+    // routing once missed the subquery of > ALL: this ran on user 7's shard over its own orders only
+    sameOrEmpty("SELECT u.id FROM sq_users u WHERE u.id = 7 AND u.id > ALL (SELECT o.buyer_id FROM sq_orders o"
+        + " WHERE o.buyer_id IS NOT NULL AND o.total > 880)");
+    same("SELECT u.id FROM sq_users u WHERE u.id >= ALL (SELECT o.buyer_id FROM sq_orders o WHERE o.buyer_id < 30"
+        + " AND o.seller_id = ?)", false, 2);
+    same("SELECT u.id FROM sq_users u WHERE u.id < ANY (SELECT o.buyer_id FROM sq_orders o WHERE o.total > ?)", false, 850);
+    // orders 7 and 36 share buyer 21, orders 7 and 8 do not
+    same("SELECT u.id FROM sq_users u WHERE u.id = ALL (SELECT o.buyer_id FROM sq_orders o WHERE o.id IN (?, ?))", false, 7, 36);
+    sameOrEmpty("SELECT u.id FROM sq_users u WHERE u.id = ALL (SELECT o.buyer_id FROM sq_orders o WHERE o.id IN (?, ?))", 7, 8);
+    same("SELECT u.id FROM sq_users u WHERE u.id <> ANY (SELECT o.buyer_id FROM sq_orders o WHERE o.id IN (?, ?))", false, 7, 36);
+    // a NULL among the values (o.total is NULL for every 11th order): > ALL is NULL or FALSE, < ANY still TRUE where it can be
+    sameOrEmpty("SELECT o.id FROM sq_orders o WHERE o.seller_id = 1 AND o.total > ALL (SELECT p.total FROM sq_orders p"
+        + " WHERE p.seller_id = 3)");
+    same("SELECT o.id FROM sq_orders o WHERE o.seller_id = 1 AND o.total < ANY (SELECT p.total FROM sq_orders p"
+        + " WHERE p.seller_id = 3)", false);
+    // no values: ALL is TRUE, ANY FALSE
+    same("SELECT u.id FROM sq_users u WHERE u.id > ALL (SELECT o.buyer_id FROM sq_orders o WHERE o.total < 0)", false);
+    sameOrEmpty("SELECT u.id FROM sq_users u WHERE u.id > ANY (SELECT o.buyer_id FROM sq_orders o WHERE o.total < 0)");
+  }
+
+  @Test
+  void anyAll_otherComparisons_overOtherTypes_refusedByName() throws SQLException {
+    SQLException e = refused("SELECT u.id FROM sq_users u WHERE u.name > ALL (SELECT o.status FROM sq_orders o)");
+    assertTrue(e.getMessage().contains("SHX1206"), e.getMessage());
+  }
+
   @Test
   void exists_otherCorrelations_refusedByName() throws SQLException {
     for (String[] c : new String[][] {
-        {"o.buyer_id = u.id AND o.seller_id = u.referrer_id", "more than one equality"},
         {"o.buyer_id > u.id", "correlated by 'o.buyer_id > u.id'"},
         {"o.buyer_id = u.id OR o.total > 100", "correlated by 'o.buyer_id = u.id OR o.total > ?"},
         {"o.buyer_id IN (SELECT r.id FROM sq_users r WHERE r.referrer_id = u.id)", "nested subquery"}}) {
@@ -234,7 +306,7 @@ class SubqueryTest {
       rs.next();
       assertTrue(rs.getString("operator").contains("NOT EXISTS, decorrelated to an anti-join"), rs.getString("operator"));
       rs.next();
-      assertEquals("SELECT DISTINCT o.buyer_id FROM sq_orders o WHERE o.buyer_id IS NOT NULL LIMIT 100000", rs.getString(2));
+      assertEquals("SELECT DISTINCT o.buyer_id FROM sq_orders o WHERE o.buyer_id IS NOT NULL LIMIT 100001", rs.getString(2));
     }
     try (Connection c = TestCluster.connect(); Statement s = c.createStatement();
         ResultSet rs = s.executeQuery("EXPLAIN ANALYZE ROUTE SELECT u.id FROM sq_users u WHERE EXISTS"

@@ -174,7 +174,7 @@ class UnionTest {
           "SELECT id FROM xu_users WHERE id < 10 UNION SELECT buyer_id FROM xu_orders"));
       assertEquals("0AS00", e.getSQLState());
       assertTrue(e.getMessage().startsWith("Shardex SHX1207: UNION 'SELECT id FROM xu_users"), e.getMessage());
-      assertTrue(e.getMessage().contains("its branch 2 reached shardex.maxMergeRows (20 rows)"), e.getMessage());
+      assertTrue(e.getMessage().contains("its branch 2 has more than shardex.maxMergeRows (20 rows)"), e.getMessage());
       assertTrue(e.getMessage().contains("raise shardex.maxMergeRows"), e.getMessage());
       try (ResultSet rs = s.executeQuery("SELECT id FROM xu_users WHERE id < 10 UNION SELECT buyer_id FROM xu_orders"
           + " WHERE seller_id = 1 AND id < 40")) {
@@ -241,8 +241,8 @@ class UnionTest {
       }
       assertEquals(4, sent.size(), sent.toString());
       assertTrue(sent.get(0).startsWith("1 null | Union(UNION): each branch a statement of its own"), sent.get(0));
-      assertTrue(sent.get(1).startsWith("1.1 SELECT id, name FROM xu_users WHERE status = ? LIMIT 100000 |"), sent.get(1));
-      assertTrue(sent.get(2).startsWith("1.2 SELECT buyer_id, coupon FROM xu_orders WHERE seller_id = ? LIMIT 100000 |"),
+      assertTrue(sent.get(1).startsWith("1.1 SELECT id, name FROM xu_users WHERE status = ? LIMIT 100001 |"), sent.get(1));
+      assertTrue(sent.get(2).startsWith("1.2 SELECT buyer_id, coupon FROM xu_orders WHERE seller_id = ? LIMIT 100001 |"),
           sent.get(2));
       assertTrue(sent.get(3).startsWith("1.3 SELECT __shx_u0.c0 AS `id`, __shx_u0.c1 AS `name` FROM JSON_TABLE(?, '$[*]'"
           + " COLUMNS (__shx_n FOR ORDINALITY, c0 bigint(20) PATH '$[0]', c1 varchar(64) CHARACTER SET utf8mb4 COLLATE"

@@ -3,7 +3,7 @@ package dev.shardex.driver.route;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.shardex.driver.Cluster;
+import dev.shardex.driver.cluster.Cluster;
 import dev.shardex.driver.RouteFixturesTest;
 import dev.shardex.driver.TestCluster;
 import dev.shardex.driver.sql.Analysis;

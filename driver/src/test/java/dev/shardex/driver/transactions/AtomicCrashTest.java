@@ -3,9 +3,9 @@ package dev.shardex.driver.transactions;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.shardex.driver.Cluster;
+import dev.shardex.driver.cluster.Cluster;
 import dev.shardex.driver.Recover;
-import dev.shardex.driver.ShardexConfig;
+import dev.shardex.driver.cluster.ShardexConfig;
 import dev.shardex.driver.TestCluster;
 import dev.shardex.driver.execute.AtomicCommit;
 import dev.shardex.driver.execute.AtomicCommit.Step;

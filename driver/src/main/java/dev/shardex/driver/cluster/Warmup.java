@@ -1,4 +1,4 @@
-package dev.shardex.driver;
+package dev.shardex.driver.cluster;
 
 import dev.shardex.driver.sql.Analyzer;
 import java.util.concurrent.atomic.AtomicBoolean;

@@ -1,4 +1,4 @@
-package dev.shardex.driver;
+package dev.shardex.driver.cluster;
 
 import dev.shardex.directory.DirectoryOptions;
 import dev.shardex.directory.Redact;
@@ -164,6 +164,11 @@ public final class ShardexConfig implements ShardPools.Credentials {
    */
   public record Target(String directoryUrl, String sandboxName, int sandboxShards, String user, String password) {}
 
+  /** The directory's own URL (jdbc:mysql://...), its credentials and Shardex's options taken out. */
+  public String directoryUrl() {
+    return directoryUrl;
+  }
+
   /** This URL's {@link Target}. */
   public Target target() {
     if (sandboxName != null) {
@@ -204,7 +209,7 @@ public final class ShardexConfig implements ShardPools.Credentials {
    * see {@link Authenticator}): a connection with other credentials never reuses an authenticated
    * cluster, it opens (and so logs in to) its own.
    */
-  String clusterKey() {
+  public String clusterKey() {
     // plain loops, no streams or lambdas: the first connection of a fresh JVM pays for every
     // lambda and stream pipeline it meets (see the README's start-up figures)
     java.util.TreeMap<String, String> options = new java.util.TreeMap<>();

@@ -1,4 +1,4 @@
-package dev.shardex.driver;
+package dev.shardex.driver.cluster;
 
 import dev.shardex.directory.Directory;
 import dev.shardex.directory.DirectoryStore;
@@ -126,10 +126,14 @@ public final class Cluster implements AutoCloseable {
     return events.fanout(f); // a listener may carry its context into the pool's threads
   }
 
-  static Cluster open(ShardexConfig config) throws SQLException {
+  /**
+   * Opens the cluster a URL names. {@code beforeSandboxStop}: what the embedded sandbox runs before
+   * its servers stop at JVM exit (the driver closes its clusters first); unused for a mysql:// URL.
+   */
+  public static Cluster open(ShardexConfig config, Runnable beforeSandboxStop) throws SQLException {
     Warmup.start(); // the SQL parser loads on another core while the directory connection opens
     if (config.sandboxName != null) {
-      return openSandbox(config);
+      return openSandbox(config, beforeSandboxStop);
     }
     java.sql.Connection login = Authenticator.login(config.directoryUrl, config.user, config.password,
         config.connectTimeoutMs);
@@ -143,8 +147,8 @@ public final class Cluster implements AutoCloseable {
    * by reflection so the driver does not depend on it, and bootstraps its directory: schema, shard
    * catalog and the BIGINT key space {@code default}.
    */
-  private static Cluster openSandbox(ShardexConfig config) throws SQLException {
-    Map<String, String> sandbox = describeSandbox(config.sandboxName, config.sandboxShards, config.sandboxReplicas);
+  private static Cluster openSandbox(ShardexConfig config, Runnable beforeStop) throws SQLException {
+    Map<String, String> sandbox = describeSandbox(config.sandboxName, config.sandboxShards, config.sandboxReplicas, beforeStop);
     // the sandbox's own (public) credentials apply only when the caller gives none
     String user = config.user != null ? config.user : sandbox.get("user");
     String password = config.user != null ? config.password : sandbox.get("password");
@@ -163,11 +167,12 @@ public final class Cluster implements AutoCloseable {
   }
 
   @SuppressWarnings("unchecked")
-  private static Map<String, String> describeSandbox(String name, int shards, int replicas) throws SQLException {
+  private static Map<String, String> describeSandbox(String name, int shards, int replicas, Runnable beforeStop)
+      throws SQLException {
     try {
       Class<?> sandbox = Class.forName("dev.shardex.sandbox.SandboxCluster");
       Method describe = sandbox.getMethod("describeShared", String.class, int.class, int.class);
-      sandbox.getMethod("beforeStop", Runnable.class).invoke(null, (Runnable) ShardexDriver::shutdown);
+      sandbox.getMethod("beforeStop", Runnable.class).invoke(null, beforeStop);
       return (Map<String, String>) describe.invoke(null, name, shards, replicas);
     } catch (ClassNotFoundException e) {
       throw ShardexError.BAD_OPTION.withCause(e, "jdbc:shardex:sandbox:", name,

@@ -1,4 +1,4 @@
-package dev.shardex.driver;
+package dev.shardex.driver.merge;
 
 import java.sql.SQLException;
 

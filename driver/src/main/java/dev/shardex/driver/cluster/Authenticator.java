@@ -1,4 +1,4 @@
-package dev.shardex.driver;
+package dev.shardex.driver.cluster;
 
 import dev.shardex.directory.Redact;
 import dev.shardex.vocabulary.ShardexError;
