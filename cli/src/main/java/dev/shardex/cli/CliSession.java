@@ -79,6 +79,11 @@ final class CliSession implements AutoCloseable {
         throw ShardexError.UNKNOWN_SHARD.exception(id);
       }
     }
+    return connect(id, url);
+  }
+
+  /** A direct Connector/J connection to a server of shard {@code id} (its primary or a replica), with the shard credentials. */
+  Connection connect(int id, String url) throws SQLException {
     Properties props = new Properties();
     if (shardUser != null) {
       props.setProperty("user", shardUser);

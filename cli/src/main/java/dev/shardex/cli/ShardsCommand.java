@@ -15,8 +15,20 @@ import picocli.CommandLine.Parameters;
 
 @Command(name = "shards", description = "The shard catalog.",
     subcommands = {ShardsCommand.Add.class, ShardsCommand.ListShards.class, ShardsCommand.SetStatus.class,
-        ShardsCommand.SetWeight.class, ShardsCommand.Drain.class, ShardsCommand.Remove.class})
+        ShardsCommand.SetWeight.class, ShardsCommand.Drain.class, ShardsCommand.Remove.class,
+        ReplicasCommand.class})
 final class ShardsCommand extends CliCommand.Group {
+
+  /** A shard's or a replica's URL: a JDBC URL that holds no password (the directory never stores one). */
+  static void checkUrl(CliCommand command, String url, String what) {
+    if (!Redact.url(url).equals(url)) {
+      throw command.usage("the " + what + " URL holds a password; the directory never stores one: drop it from the URL and give "
+          + "--shard-password (or the driver's password) instead");
+    }
+    if (!url.startsWith("jdbc:")) {
+      throw command.usage("the " + what + " URL must be a JDBC URL (jdbc:mysql://HOST:PORT/DB), not " + url);
+    }
+  }
 
   static Map<String, Object> json(Shard s) {
     return Json.obj("id", s.id(), "url", s.url(), "status", s.status().name(), "weight", s.weight(), "keys", s.keyCount());
@@ -36,13 +48,7 @@ final class ShardsCommand extends CliCommand.Group {
 
     @Override
     public Integer call() throws Exception {
-      if (!Redact.url(url).equals(url)) {
-        throw usage("the shard URL holds a password; the directory never stores one: drop it from the URL and give "
-            + "--shard-password (or the driver's password) instead");
-      }
-      if (!url.startsWith("jdbc:")) {
-        throw usage("the shard URL must be a JDBC URL (jdbc:mysql://HOST:PORT/DB), not " + url);
-      }
+      checkUrl(this, url, "shard");
       try (CliSession s = session()) {
         s.store().addShard(id, url, weight);
         String reachable;

@@ -175,6 +175,31 @@ public final class Directory implements AutoCloseable {
     return catalog.shards();
   }
 
+  /** The shard's declared replicas (empty when it has none), as of the last SHARD change applied. */
+  public java.util.List<dev.shardex.directory.catalog.Replica> replicas(int shardId) {
+    return catalog.replicas(shardId);
+  }
+
+  /**
+   * When (System.nanoTime) this client last applied a move's announcement, or opened: a replica may
+   * serve reads only once it has applied a primary position read after this (docs/replicas.md, moves).
+   */
+  public long lastMoveNanos() {
+    return lastMoveNanos;
+  }
+
+  /** Whether a move is under way (some key's rows are hidden from key-less reads): replicas take no reads meanwhile. */
+  public boolean movesUnderway() {
+    return hidden.any();
+  }
+
+  private volatile long lastMoveNanos = System.nanoTime();
+
+  /** Whether any shard has a declared replica. */
+  public boolean hasReplicas() {
+    return catalog.hasReplicas();
+  }
+
   public Shard shard(int id) throws SQLException {
     return catalog.shard(id);
   }
@@ -335,6 +360,7 @@ public final class Directory implements AutoCloseable {
 
   private void apply(Change change) {
     if (HiddenRows.phase(change) != null) {
+      lastMoveNanos = System.nanoTime(); // replicas must pass this before they take reads again
       hidden.apply(change); // a move's announcement: the key's placement did not change
       return;
     }

@@ -19,7 +19,7 @@ import java.util.List;
  * lock makes change ids commit in order.
  */
 public final class DirectorySchema {
-  public static final int VERSION = 3;
+  public static final int VERSION = 4;
 
   static final List<String> DDL = List.of(
       """
@@ -29,6 +29,16 @@ public final class DirectorySchema {
         status ENUM('ONLINE','READ_ONLY','OFFLINE') NOT NULL DEFAULT 'ONLINE',
         weight DOUBLE NOT NULL DEFAULT 1,
         key_count BIGINT NOT NULL DEFAULT 0
+      ) ENGINE=InnoDB""",
+      // version 4: each shard's read replicas (docs/replicas.md); the URL never holds a password
+      """
+      CREATE TABLE IF NOT EXISTS shard_replicas (
+        shard_id INT NOT NULL,
+        replica_id INT NOT NULL,
+        url VARCHAR(1024) NOT NULL,
+        weight DOUBLE NOT NULL DEFAULT 1,
+        status ENUM('ONLINE','OFFLINE') NOT NULL DEFAULT 'ONLINE',
+        PRIMARY KEY (shard_id, replica_id)
       ) ENGINE=InnoDB""",
       """
       CREATE TABLE IF NOT EXISTS keyspaces (

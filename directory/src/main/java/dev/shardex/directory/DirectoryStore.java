@@ -1,6 +1,8 @@
 package dev.shardex.directory;
 
 import dev.shardex.directory.catalog.CatalogStore;
+import dev.shardex.directory.catalog.Replica;
+import dev.shardex.directory.catalog.ReplicaStore;
 import dev.shardex.directory.catalog.Shard;
 import dev.shardex.directory.catalog.ShardStatus;
 import dev.shardex.directory.change.Change;
@@ -29,7 +31,7 @@ import javax.sql.DataSource;
  * appends to the change log in the same transaction, so a driver that polls the log sees every
  * change, in order. Placing a new key is not logged: drivers never cache a key's absence.
  *
- * <p>One store per group of tables does the SQL: {@link CatalogStore} (shards, key spaces, tables),
+ * <p>One store per group of tables does the SQL: {@link CatalogStore} (shards, key spaces, tables), {@link ReplicaStore} (the shards' replicas),
  * {@link KeyMapStore} (the key map and moves' key states), {@link ChangeLog} and {@link ClientStore}
  * (heartbeats and acknowledgements); the lookup, sequence and XA stores live with their packages. This
  * class is what they share: the connections, one transaction with its deadlock retry ({@link Retry}), a
@@ -39,6 +41,7 @@ public final class DirectoryStore {
   private final DataSource dataSource;
   private final ClaimPool claims;
   private final CatalogStore catalog = new CatalogStore(this);
+  private final ReplicaStore replicas = new ReplicaStore(this);
   private final KeyMapStore keyMap = new KeyMapStore(this);
   private final ChangeLog changes = new ChangeLog(this);
   private final ClientStore clients = new ClientStore(this);
@@ -153,6 +156,19 @@ public final class DirectoryStore {
 
   public void setShardWeight(int id, double weight) throws SQLException {
     catalog.setShardWeight(id, weight);
+  }
+
+  // the replica catalog (ReplicaStore)
+  public int addReplica(int shardId, String url, double weight) throws SQLException {
+    return replicas.addReplica(shardId, url, weight);
+  }
+
+  public void removeReplica(int shardId, int replicaId) throws SQLException {
+    replicas.removeReplica(shardId, replicaId);
+  }
+
+  public List<Replica> replicas() throws SQLException {
+    return replicas.replicas();
   }
 
   // the key map (KeyMapStore)

@@ -44,7 +44,7 @@ public final class DirectoryTestSupport {
     DirectoryStore store = new DirectoryStore(pool());
     store.init();
     try (Connection c = pool().getConnection(); Statement s = c.createStatement()) {
-      for (String table : new String[] {"shards", "keyspaces", "logical_tables", "key_map", "changes", "clients", "moves"}) {
+      for (String table : new String[] {"shard_replicas", "shards", "keyspaces", "logical_tables", "key_map", "changes", "clients", "moves"}) {
         s.executeUpdate("DELETE FROM " + table);
       }
     }

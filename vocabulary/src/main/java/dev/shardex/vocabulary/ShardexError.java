@@ -56,6 +56,7 @@ public enum ShardexError {
   SHARD_REFUSED("SHX1410", SqlState.NEEDS_OPERATOR, "shard %d (%s) refused the connection: %s; check the user, password and grants for that server (shard.%d.user / shard.%d.password override them) and its max_connections"),
   SHARD_TIMEOUT("SHX1411", SqlState.TIMEOUT, "shard %d (%s) did not answer within the network timeout (Connection.setNetworkTimeout or socketTimeout): %s; its connection was closed; retry, or raise the timeout"),
   POOL_EXHAUSTED("SHX1412", SqlState.TIMEOUT, "shard %d (%s): all %d connections of this driver instance's pool are in use and none came free within %d ms; close result sets, statements and connections sooner, or raise shardex.poolSize / shardex.connectTimeoutMs"),
+  UNKNOWN_REPLICA("SHX1417", SqlState.NEEDS_OPERATOR, "replica %d of shard %d is not in the directory's replica catalog; 'shardex shards replicas list' shows the replicas"),
   // HY: driver state and configuration
   BAD_OPTION("SHX1501", SqlState.BAD_OPTION, "option %s has the invalid value '%s': %s"),
   CLOSED("SHX1502", SqlState.CONNECTION_CLOSED, "%s is closed"),

@@ -7,13 +7,17 @@ import dev.shardex.vocabulary.KeySpace;
 import dev.shardex.vocabulary.ShardexError;
 import dev.shardex.vocabulary.TableDef;
 import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
 import java.util.NavigableMap;
 import java.util.Optional;
 import java.util.TreeMap;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * One driver instance's cached catalog: the shards (all of them, reloaded on any SHARD change), and
+ * One driver instance's cached catalog: the shards and their replicas (all of them, reloaded on any SHARD change), and
  * tables and key spaces loaded on first use (never scanned at start-up, so a catalog of 10,000 tables
  * costs nothing until they are used) and cached, absent ones too. A change-log entry drops exactly
  * what it names, and every drop bumps {@link #version}: what was derived from the catalog at one
@@ -24,12 +28,15 @@ public final class CatalogCache {
   private final Cache<String, Optional<TableDef>> tables = Caffeine.newBuilder().maximumSize(100_000).build();
   private final Cache<String, Optional<KeySpace>> keySpaces = Caffeine.newBuilder().maximumSize(10_000).build();
   private volatile NavigableMap<Integer, Shard> shards;
+  /** Each shard's replicas (a shard without any is absent); reloaded with the shards. */
+  private volatile Map<Integer, List<Replica>> replicas;
   /** Bumped after every change of the catalog this client caches (tables, key spaces, shards, sequences). */
   private final AtomicLong version = new AtomicLong();
 
   public CatalogCache(DirectoryStore store) throws SQLException {
     this.store = store;
     this.shards = loadShards();
+    this.replicas = loadReplicas();
   }
 
   /** The catalog's version: it changes (after the cache is dropped) whenever something cached changes. */
@@ -44,6 +51,16 @@ public final class CatalogCache {
 
   public NavigableMap<Integer, Shard> shards() {
     return shards;
+  }
+
+  /** The shard's declared replicas, ONLINE or not, by replica id; empty when it has none. */
+  public List<Replica> replicas(int shardId) {
+    return replicas.getOrDefault(shardId, List.of());
+  }
+
+  /** Whether any shard has a replica: with none, nothing about reads changes. */
+  public boolean hasReplicas() {
+    return !replicas.isEmpty();
   }
 
   public Shard shard(int id) throws SQLException {
@@ -98,14 +115,24 @@ public final class CatalogCache {
     bump();
   }
 
-  /** Reloads the shards after a SHARD change. */
+  /** Reloads the shards and their replicas after a SHARD change. */
   public void reloadShards() {
     try {
       shards = loadShards();
+      replicas = loadReplicas();
       bump();
     } catch (SQLException e) {
       throw new IllegalStateException("cannot reload the shard catalog: " + e.getMessage(), e);
     }
+  }
+
+  private Map<Integer, List<Replica>> loadReplicas() throws SQLException {
+    Map<Integer, List<Replica>> map = new HashMap<>();
+    for (Replica r : store.replicas()) {
+      map.computeIfAbsent(r.shardId(), k -> new ArrayList<>()).add(r);
+    }
+    map.replaceAll((k, v) -> List.copyOf(v));
+    return Map.copyOf(map);
   }
 
   private NavigableMap<Integer, Shard> loadShards() throws SQLException {

@@ -72,6 +72,7 @@ public final class CatalogStore {
         throw ShardexError.SHARD_NOT_EMPTY.exception(id,
             keys > 0 ? keys + " key(s)" : singles + " SINGLE table(s) (re-declare them on another shard)", id);
       }
+      ReplicaStore.removeAll(c, id);
       try (PreparedStatement ps = c.prepareStatement("DELETE FROM shards WHERE id = ?")) {
         ps.setInt(1, id);
         if (ps.executeUpdate() == 0) {

@@ -47,7 +47,7 @@ public final class TestCluster {
   public static DirectoryStore fresh() throws SQLException {
     DirectoryStore store = new DirectoryStore(pool());
     store.init();
-    directory("DELETE FROM shards", "DELETE FROM keyspaces", "DELETE FROM logical_tables", "DELETE FROM key_map",
+    directory("DELETE FROM shard_replicas", "DELETE FROM shards", "DELETE FROM keyspaces", "DELETE FROM logical_tables", "DELETE FROM key_map",
         "DELETE FROM clients", "DELETE FROM moves", "DELETE FROM sequence_columns", "DELETE FROM sequences",
         "DELETE FROM sequence_gaps", "DELETE FROM lookup_indexes", "DELETE FROM lookup_unique", "DELETE FROM lookup_multi");
     for (int shard = 0; shard < 3; shard++) {

@@ -148,7 +148,7 @@ public final class Cluster implements AutoCloseable {
    * catalog and the BIGINT key space {@code default}.
    */
   private static Cluster openSandbox(ShardexConfig config, Runnable beforeStop) throws SQLException {
-    Map<String, String> sandbox = describeSandbox(config.sandboxName, config.sandboxShards, beforeStop);
+    Map<String, String> sandbox = describeSandbox(config.sandboxName, config.sandboxShards, config.sandboxReplicas, beforeStop);
     // the sandbox's own (public) credentials apply only when the caller gives none
     String user = config.user != null ? config.user : sandbox.get("user");
     String password = config.user != null ? config.password : sandbox.get("password");
@@ -157,21 +157,23 @@ public final class Cluster implements AutoCloseable {
     props.setProperty("user", user);
     props.setProperty("password", password == null ? "" : password);
     props.remove("shards");
+    props.remove("replicas");
     props.put(ShardexConfig.CLOCK, config.ticker);
     ShardexConfig resolved = ShardexConfig.parse(ShardexConfig.PREFIX + sandbox.get("directoryUrl").substring(5), props);
     Authenticator.login(resolved.directoryUrl, user, password, config.connectTimeoutMs).close();
-    bootstrapSandbox(resolved, sandbox.get("shardUrls").split(","));
+    bootstrapSandbox(resolved, sandbox.get("shardUrls").split(","), sandbox.get("replicaUrls"));
     Directory dir = Directory.open(resolved.directoryUrl, user, password, config.directoryOptions(), config.instance);
     return new Cluster(resolved, dir);
   }
 
   @SuppressWarnings("unchecked")
-  private static Map<String, String> describeSandbox(String name, int shards, Runnable beforeStop) throws SQLException {
+  private static Map<String, String> describeSandbox(String name, int shards, int replicas, Runnable beforeStop)
+      throws SQLException {
     try {
       Class<?> sandbox = Class.forName("dev.shardex.sandbox.SandboxCluster");
-      Method describe = sandbox.getMethod("describeShared", String.class, int.class);
+      Method describe = sandbox.getMethod("describeShared", String.class, int.class, int.class);
       sandbox.getMethod("beforeStop", Runnable.class).invoke(null, beforeStop);
-      return (Map<String, String>) describe.invoke(null, name, shards);
+      return (Map<String, String>) describe.invoke(null, name, shards, replicas);
     } catch (ClassNotFoundException e) {
       throw ShardexError.BAD_OPTION.withCause(e, "jdbc:shardex:sandbox:", name,
           "the sandbox module (dev.shardex:shardex-sandbox) is not on the classpath; add it, or use a jdbc:shardex:mysql:// URL");
@@ -181,7 +183,9 @@ public final class Cluster implements AutoCloseable {
     }
   }
 
-  private static synchronized void bootstrapSandbox(ShardexConfig c, String[] shardUrls) throws SQLException {
+  /** {@code replicaUrls}: per shard its replicas' URLs comma-separated, the shards ';'-separated; null for none. */
+  private static synchronized void bootstrapSandbox(ShardexConfig c, String[] shardUrls, String replicaUrls)
+      throws SQLException {
     com.zaxxer.hikari.HikariConfig hc = new com.zaxxer.hikari.HikariConfig();
     hc.setJdbcUrl(c.directoryUrl);
     hc.setUsername(c.user);
@@ -199,6 +203,14 @@ public final class Cluster implements AutoCloseable {
       if (store.keySpace(KeySpace.DEFAULT) == null) {
         store.addKeySpace(new KeySpace(KeySpace.DEFAULT, KeyType.BIGINT, KeySpace.LEAST_LOADED));
       }
+      if (replicaUrls != null && store.replicas().isEmpty()) {
+        String[] perShard = replicaUrls.split(";");
+        for (int shard = 0; shard < perShard.length; shard++) {
+          for (String url : perShard[shard].split(",")) {
+            store.addReplica(shard, url, 1.0);
+          }
+        }
+      }
     }
   }
 
@@ -208,6 +220,17 @@ public final class Cluster implements AutoCloseable {
 
   public ShardPools pools() {
     return pools;
+  }
+
+  private dev.shardex.driver.execute.ReplicaHealth replicaHealth;
+
+  /** The replicas' health, probed from the first replica read on (a cluster whose connections never ask has no probe). */
+  public synchronized dev.shardex.driver.execute.ReplicaHealth replicaHealth() {
+    if (replicaHealth == null && !closed) {
+      pools.replicaPoolSize(config.replicaPoolSize());
+      replicaHealth = new dev.shardex.driver.execute.ReplicaHealth(directory, pools, Math.max(50, config.pollMs), name);
+    }
+    return replicaHealth;
   }
 
   private final dev.shardex.driver.route.TableSchemas schemas;
@@ -249,6 +272,9 @@ public final class Cluster implements AutoCloseable {
       closed = true;
       if (fanout != null) {
         fanout.shutdownNow();
+      }
+      if (replicaHealth != null) {
+        replicaHealth.close();
       }
     }
     events.close();

@@ -22,6 +22,8 @@ public final class ShardexConfig implements ShardPools.Credentials {
   final String directoryUrl;
   final String sandboxName;
   final int sandboxShards;
+  /** Replica servers per sandbox shard ({@code replicas=N} on a sandbox URL), 0 elsewhere. */
+  final int sandboxReplicas;
   final String user;
   final String password;
   final Properties all;
@@ -40,6 +42,11 @@ public final class ShardexConfig implements ShardPools.Credentials {
   final int sequenceBlock;
   final dev.shardex.driver.execute.TransactionMode transactions;
   final int fanoutThreads;
+  /** shardex.readTarget=replica_preferred; shardex.readOnlyTarget=replica; the replicas' lag bound and pool size. */
+  final boolean replicaReads;
+  final boolean readOnlyReplica;
+  final long replicaMaxLagMs;
+  final int replicaPoolSize;
   final boolean autoPoll;
   /** shardex.telemetry: jmx, listeners or none. */
   final String telemetry;
@@ -85,6 +92,7 @@ public final class ShardexConfig implements ShardPools.Credentials {
     if (base.startsWith(SANDBOX)) {
       this.sandboxName = base.substring(SANDBOX.length());
       this.sandboxShards = intOption(props, "shards", 4);
+      this.sandboxReplicas = intOption(props, "replicas", 0, 0, 8);
       this.directoryUrl = null;
       if (sandboxName.isEmpty()) {
         throw ShardexError.BAD_OPTION.exception("sandbox name", "", "use jdbc:shardex:sandbox:NAME?shards=N");
@@ -92,6 +100,7 @@ public final class ShardexConfig implements ShardPools.Credentials {
     } else {
       this.sandboxName = null;
       this.sandboxShards = 0;
+      this.sandboxReplicas = 0;
       Redact.Credentials login = Redact.credentials("jdbc:" + base);
       this.directoryUrl = login.url();
       userInfo(props, login);
@@ -100,7 +109,7 @@ public final class ShardexConfig implements ShardPools.Credentials {
     this.password = props.getProperty("password");
     for (String name : props.stringPropertyNames()) {
       if (!ShardexProperty.isShardexOption(name) && !name.equals("user") && !name.equals("password")
-          && !name.startsWith("shard.") && !name.equals(CLOCK) && !(sandboxName != null && name.equals("shards"))) {
+          && !name.startsWith("shard.") && !name.equals(CLOCK) && !(sandboxName != null && (name.equals("shards") || name.equals("replicas")))) {
         passThrough.setProperty(name, props.getProperty(name));
       }
     }
@@ -125,6 +134,10 @@ public final class ShardexConfig implements ShardPools.Credentials {
     this.maxMergeRows = ShardexProperty.MAX_MERGE_ROWS.getLong(props);
     this.sequenceBlock = (int) Math.min(1_000_000, ShardexProperty.SEQUENCE_BLOCK.getLong(props));
     this.fanoutThreads = (int) Math.min(256, ShardexProperty.FANOUT_THREADS.getLong(props));
+    this.replicaReads = ShardexProperty.READ_TARGET.get(props).equalsIgnoreCase("replica_preferred");
+    this.readOnlyReplica = ShardexProperty.READ_ONLY_TARGET.get(props).equalsIgnoreCase("replica");
+    this.replicaMaxLagMs = ShardexProperty.REPLICA_MAX_LAG_MS.getLong(props);
+    this.replicaPoolSize = (int) Math.min(1000, ShardexProperty.REPLICA_POOL_SIZE.getLong(props));
     if (pollMs >= leaseMs) {
       throw ShardexError.BAD_OPTION.exception("shardex.pollMs", pollMs, "must be smaller than shardex.leaseMs (" + leaseMs + ")");
     }
@@ -174,6 +187,15 @@ public final class ShardexConfig implements ShardPools.Credentials {
 
   public static ShardexConfig parse(String url, Properties info) throws SQLException {
     return new ShardexConfig(url, info);
+  }
+
+  /** What this connection's reads may do with replicas, or null when it never reads from one (the default). */
+  public dev.shardex.driver.execute.ReplicaReads.Ask replicaAsk() {
+    return replicaReads || readOnlyReplica ? new dev.shardex.driver.execute.ReplicaReads.Ask(replicaReads, replicaMaxLagMs) : null;
+  }
+
+  public int replicaPoolSize() {
+    return replicaPoolSize;
   }
 
   DirectoryOptions directoryOptions() {
@@ -240,11 +262,15 @@ public final class ShardexConfig implements ShardPools.Credentials {
   }
 
   private static int intOption(Properties props, String name, int dflt) throws SQLException {
+    return intOption(props, name, dflt, 1, 64);
+  }
+
+  private static int intOption(Properties props, String name, int dflt, int min, int max) throws SQLException {
     String v = props.getProperty(name, Integer.toString(dflt));
     try {
       int n = Integer.parseInt(v.trim());
-      if (n < 1 || n > 64) {
-        throw ShardexError.BAD_OPTION.exception(name, v, "expected 1 to 64");
+      if (n < min || n > max) {
+        throw ShardexError.BAD_OPTION.exception(name, v, "expected " + min + " to " + max);
       }
       return n;
     } catch (NumberFormatException e) {

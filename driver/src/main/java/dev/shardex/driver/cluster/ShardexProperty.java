@@ -41,6 +41,15 @@ public enum ShardexProperty {
       "jmx", "listeners", "none"),
   SLOW_LOG_MS("shardex.slowLogMs", "1000",
       "Log (WARN, at most one line a second, literals replaced by ?) statements slower than this (ms) and refused statements; 0 turns it off."),
+  READ_TARGET("shardex.readTarget", "primary",
+      "Where this connection's reads go: 'primary'; 'replica_preferred' sends autocommit SELECTs without locking or session functions to a healthy replica of the shard (lag within shardex.replicaMaxLagMs, past every move), else to the primary (docs/replicas.md).",
+      "primary", "replica_preferred"),
+  READ_ONLY_TARGET("shardex.readOnlyTarget", "primary",
+      "What Connection.setReadOnly(true) does to reads: 'primary' (the default: an application that reads its own writes stays correct) or 'replica' (as shardex.readTarget=replica_preferred while read-only).",
+      "primary", "replica"),
+  REPLICA_MAX_LAG_MS("shardex.replicaMaxLagMs", "5000",
+      "A replica whose measured lag is above this (ms), or unknown, takes no reads; they go to the primary."),
+  REPLICA_POOL_SIZE("shardex.replicaPoolSize", "4", "Maximum physical connections per replica (HikariCP maximumPoolSize)."),
   INSTANCE("shardex.instance", "default",
       "Name of this driver instance; connections with the same directory, user and instance share one directory client, caches and pools.");
 

@@ -26,6 +26,10 @@ final class ShardLender {
   private final Transaction tx;
   /** The running autocommit statement's writes, held until its lookup claim commits; null when none. */
   private HeldWrites held;
+  /** Replica reads, for a connection that asks for them (null: every read goes to the primary). */
+  private ReplicaReads replicas;
+  /** Set by the pipeline around a SELECT that may be answered by a replica ({@code ReplicaSafe}). */
+  private boolean replicaRead;
 
   ShardLender(ShardSession session, Directory directory, ShardPools pools, SessionState state,
       Map<Integer, Connection> pinned, Transaction tx) {
@@ -43,6 +47,18 @@ final class ShardLender {
       return again != null ? again : held.lease(shardId, acquireOwn(shardId, true, true));
     }
     return acquireOwn(shardId, write, mayPin);
+  }
+
+  void replicaReads(ReplicaReads r) {
+    this.replicas = r;
+  }
+
+  boolean replicaEligible() {
+    return replicas != null && replicas.wanted(state);
+  }
+
+  synchronized void replicaRead(boolean on) {
+    this.replicaRead = on;
   }
 
   /** See {@link ShardSession#holdWrites}. */
@@ -67,6 +83,12 @@ final class ShardLender {
     }
     if (write && !shard.status().acceptsWrites()) {
       throw ShardexError.SHARD_READ_ONLY.exception(shardId, shardId);
+    }
+    if (replicaRead && !write && held == null) {
+      ShardLease onReplica = replicas.lease(session, shard, state, pools);
+      if (onReplica != null) {
+        return onReplica;
+      }
     }
     Connection c = pinned.get(shardId);
     if (c != null && mayPin) {

@@ -25,6 +25,9 @@ public final class ShardPools implements AutoCloseable {
   private final long connectTimeoutMs;
   private final String name;
   private final Map<Integer, Pool> pools = new ConcurrentHashMap<>();
+  /** Replica pools by "shard/replica", made on a replica's first read (only connections that ask for replicas read one). */
+  private final Map<String, Pool> replicas = new ConcurrentHashMap<>();
+  private volatile int replicaPoolSize = 4;
   private final StatementCache statements = new StatementCache();
   private volatile dev.shardex.driver.events.ClusterEvents events = dev.shardex.driver.events.ClusterEvents.OFF;
 
@@ -56,6 +59,35 @@ public final class ShardPools implements AutoCloseable {
       events.unreachable(shard, named);
       throw named;
     }
+  }
+
+  /**
+   * A physical connection to one replica of a shard ({@code view}: the shard with the replica's URL),
+   * from that replica's own smaller pool; its failure is named like a shard's (SHX1401 with the URL).
+   */
+  public Connection borrowReplica(Shard view, int replicaId) throws SQLException {
+    String key = ReplicaHealth.key(view.id(), replicaId);
+    Pool pool = replicas.get(key);
+    if (pool == null || !pool.url().equals(view.url())) {
+      pool = replicas.compute(key, (k, old) -> {
+        if (old != null && old.url().equals(view.url())) {
+          return old;
+        }
+        if (old != null) {
+          old.dataSource().close();
+        }
+        return new Pool(view.url(), create(view, poolName(view.id()) + "-r" + replicaId, replicaPoolSize));
+      });
+    }
+    try {
+      return pool.dataSource().getConnection();
+    } catch (SQLException e) {
+      throw borrowFailed(view, pool, e);
+    }
+  }
+
+  public void replicaPoolSize(int size) {
+    this.replicaPoolSize = size;
   }
 
   /**
@@ -121,6 +153,9 @@ public final class ShardPools implements AutoCloseable {
   public void evict(Shard shard, Connection c) {
     statements.forget(c);
     Pool pool = pools.get(shard.id());
+    if (pool == null || !pool.url().equals(shard.url())) { // a replica's connection: its own pool evicts it
+      pool = replicas.values().stream().filter(p -> p.url().equals(shard.url())).findFirst().orElse(pool);
+    }
     if (pool != null) {
       pool.dataSource().evictConnection(c);
     }
@@ -136,7 +171,7 @@ public final class ShardPools implements AutoCloseable {
         if (old != null) {
           old.dataSource().close();
         }
-        return new Pool(shard.url(), create(shard));
+        return new Pool(shard.url(), create(shard, poolName(shard.id()), poolSize));
       });
     }
     return pool;
@@ -161,9 +196,9 @@ public final class ShardPools implements AutoCloseable {
     return pool == null ? null : pool.dataSource().getHikariPoolMXBean();
   }
 
-  private HikariDataSource create(Shard shard) {
+  private HikariDataSource create(Shard shard, String poolName, int size) {
     HikariConfig config = new HikariConfig();
-    config.setPoolName(poolName(shard.id()));
+    config.setPoolName(poolName);
     // the catalog's URLs hold no password ('shards add' refuses one); any credential in it still
     // goes to HikariCP as a property, never in the URL HikariCP logs
     Redact.Credentials split = Redact.credentials(shard.url());
@@ -172,7 +207,7 @@ public final class ShardPools implements AutoCloseable {
     String password = credentials.password(shard.id());
     config.setUsername(user != null ? user : split.user());
     config.setPassword(password != null ? password : split.password());
-    config.setMaximumPoolSize(poolSize);
+    config.setMaximumPoolSize(size);
     config.setMinimumIdle(0);
     config.setConnectionTimeout(Math.max(250, connectTimeoutMs));
     config.setValidationTimeout(Math.max(250, Math.min(connectTimeoutMs, 5_000)));
@@ -185,7 +220,9 @@ public final class ShardPools implements AutoCloseable {
     config.addDataSourceProperty("allowMultiQueries", "true");
     config.addDataSourceProperty("connectTimeout", Long.toString(connectTimeoutMs));
     passThrough.forEach((k, v) -> config.addDataSourceProperty(k.toString(), v));
-    events.poolCreating(shard.id(), config);
+    if (poolName.equals(poolName(shard.id()))) { // a primary's pool: telemetry tracks it (replica pools not yet)
+      events.poolCreating(shard.id(), config);
+    }
     return new HikariDataSource(config);
   }
 
@@ -198,5 +235,7 @@ public final class ShardPools implements AutoCloseable {
   public void close() {
     pools.values().forEach(p -> p.dataSource().close());
     pools.clear();
+    replicas.values().forEach(p -> p.dataSource().close());
+    replicas.clear();
   }
 }

@@ -56,6 +56,21 @@ public final class ShardSession implements ShardAccess, dev.shardex.driver.event
     this.ending = new TransactionEnd(this, directory, pools, state, pinned, tx);
   }
 
+  /** Replica reads, for a connection that asks for them (see {@link ShardLender}). */
+  public void replicaReads(ReplicaReads r) {
+    lender.replicaReads(r);
+  }
+
+  /** Whether this connection, in its present state, would send a replica-safe read to a replica. */
+  public boolean replicaEligible() {
+    return lender.replicaEligible();
+  }
+
+  /** The pipeline marks the replica-safe SELECT it is about to run (and unmarks it after). */
+  public void replicaRead(boolean on) {
+    lender.replicaRead(on);
+  }
+
   public void transactionMode(TransactionMode m) {
     tx.mode(m);
   }

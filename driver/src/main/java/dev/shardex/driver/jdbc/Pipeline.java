@@ -222,8 +222,19 @@ final class Pipeline {
       return pending.hold(plan, t, values, sql, call, owner, keys);
     }
     SplitInsertKeys split = keys && plan.rows() != null && plan.fill() == null ? new SplitInsertKeys(plan) : null;
-    Outcome out = Runner.route(plan, session, split == null ? call : split.wrap(call), keys, owner,
-        t.type().name(), cluster.fanout());
+    boolean replica = session.replicaEligible() && ReplicaSafe.select(t, plan, sql);
+    Outcome out;
+    if (replica) {
+      session.replicaRead(true);
+    }
+    try {
+      out = Runner.route(plan, session, split == null ? call : split.wrap(call), keys, owner, t.type().name(),
+          cluster.fanout());
+    } finally {
+      if (replica) {
+        session.replicaRead(false);
+      }
+    }
     if (split != null) {
       return Outcome.count(out.updateCount(), split.inRowOrder(), out.insertId());
     }

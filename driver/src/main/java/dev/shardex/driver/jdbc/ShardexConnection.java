@@ -42,6 +42,10 @@ public final class ShardexConnection extends ConnectionDefaults {
     this.session = new ShardSession(cluster.directory(), cluster.pools(), cluster.config());
     this.session.metrics(cluster.metrics());
     this.session.transactionMode(cluster.config().transactions());
+    var ask = cluster.config().replicaAsk();
+    if (ask != null) {
+      this.session.replicaReads(new dev.shardex.driver.execute.ReplicaReads(ask, cluster.directory(), cluster::replicaHealth));
+    }
     this.pipeline = new Pipeline(this, cluster, session);
   }
 
