@@ -112,7 +112,7 @@ final class StartupBenchmark {
    * and ShardingSphere's tree brings several (Calcite, Avatica, H2) that would be timed too.
    */
   static String driverOnlyClassPath() {
-    List<String> keep = List.of("classes", "shardex-driver", "shardex-directory", "mysql-connector-j", "HikariCP",
+    List<String> keep = List.of("classes", "shardex-driver", "shardex-directory", "shardex-vocabulary", "mysql-connector-j", "HikariCP",
         "caffeine", "jsqlparser", "slf4j-api", "slf4j-simple", "jspecify");
     List<String> out = new ArrayList<>();
     for (String entry : System.getProperty("java.class.path").split(java.io.File.pathSeparator)) {
