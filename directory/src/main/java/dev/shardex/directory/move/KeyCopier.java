@@ -26,6 +26,10 @@ final class KeyCopier {
     this.batchSize = batchSize;
   }
 
+  int batchSize() {
+    return batchSize;
+  }
+
   /**
    * Sessions the mover uses read TIMESTAMPs as text in UTC: both ends then agree on the text
    * whatever each server's time zone is.
@@ -191,21 +195,7 @@ final class KeyCopier {
         locked.put(shape, null);
         continue;
       }
-      List<Object[]> keys = new ArrayList<>();
-      List<Column> pkColumns = java.util.Arrays.stream(shape.primaryKey).mapToObj(shape.columns::get).toList();
-      try (PreparedStatement ps = c.prepareStatement(shape.selectPrimaryKeys())) {
-        TableShape.bindKey(ps, 1, type, key);
-        try (ResultSet rs = ps.executeQuery()) {
-          while (rs.next()) {
-            Object[] pk = RowDigest.read(rs, pkColumns);
-            Object[] row = new Object[shape.columns.size()];
-            for (int i = 0; i < pk.length; i++) {
-              row[shape.primaryKey[i]] = pk[i];
-            }
-            keys.add(row);
-          }
-        }
-      }
+      List<Object[]> keys = primaryKeys(c, shape, type, key, shape.selectPrimaryKeys());
       long found = 0;
       for (int start = 0; start < keys.size(); start += batchSize) {
         List<Object[]> chunk = keys.subList(start, Math.min(keys.size(), start + batchSize));
@@ -256,6 +246,29 @@ final class KeyCopier {
       }
     }
     return total;
+  }
+
+  /**
+   * The key's primary-key values read by {@code sql} (a plain read of {@link TableShape#selectPrimaryKeys},
+   * perhaps limited), each as a row holding only those values, as the primary-key binders expect.
+   */
+  static List<Object[]> primaryKeys(Connection c, TableShape shape, KeyType type, String key, String sql) throws SQLException {
+    List<Object[]> keys = new ArrayList<>();
+    List<Column> pkColumns = java.util.Arrays.stream(shape.primaryKey).mapToObj(shape.columns::get).toList();
+    try (PreparedStatement ps = c.prepareStatement(sql)) {
+      TableShape.bindKey(ps, 1, type, key);
+      try (ResultSet rs = ps.executeQuery()) {
+        while (rs.next()) {
+          Object[] pk = RowDigest.read(rs, pkColumns);
+          Object[] row = new Object[shape.columns.size()];
+          for (int i = 0; i < pk.length; i++) {
+            row[shape.primaryKey[i]] = pk[i];
+          }
+          keys.add(row);
+        }
+      }
+    }
+    return keys;
   }
 
   /** Deletes rows of the key by primary key, a batch per statement; returns how many were found and deleted. */

@@ -13,7 +13,8 @@ import java.util.concurrent.ConcurrentHashMap;
  * A move's source side after the copy: is the source still what was copied (checked before the flip
  * and again under the delete's row locks), and the delete itself, in one source transaction that
  * locks the key's rows by primary key, checks them against the copy and deletes them, or stops the
- * move (STOPPED, nothing deleted) when a writer outside Shardex changed them.
+ * move (STOPPED, nothing deleted) when a writer outside Shardex changed them. A source that
+ * records the key's changes is deleted a page per transaction instead ({@link PagedDelete}).
  */
 final class SourceRows {
   private final DirectoryStore store;
@@ -60,12 +61,15 @@ final class SourceRows {
         : copier.fingerprint(src, shapes, type, m.key(), false);
   }
 
-  /** Deletes the key's rows from the source in one shard transaction; returns the journal's detail. */
+  /** Deletes the key's rows from the source (one transaction, or pages when recorded); returns the journal's detail. */
   String delete(MoveRecord m) throws SQLException {
     try (Connection src = shards.connect(m.from())) {
       KeyCopier.prepare(src);
       List<TableShape> shapes = KeyCopier.shapes(src, MoveCatalog.tables(store, m.keySpace()), m.from());
       KeyType type = MoveCatalog.keyType(store, m.keySpace());
+      if (KeyDigest.isDigest(m.copied()) && ChangeCapture.recording(src, m.id())) {
+        return deleteInPages(m, src, shapes, type);
+      }
       src.setTransactionIsolation(Connection.TRANSACTION_READ_COMMITTED); // no gap locks; reads see the locked rows
       src.setAutoCommit(false);
       try {
@@ -91,12 +95,54 @@ final class SourceRows {
           throw ShardexError.SOURCE_CHANGED.exception(m.id(), m.key(), m.from(), changed, m.to());
         }
         src.commit();
-        return "moved " + m.copied().rows() + " row(s) from shard " + m.from() + " to shard " + m.to()
-            + (alreadyDeleted ? "" : "; deleted " + deleted + " from the source");
+        return done(m, alreadyDeleted, deleted);
       } catch (SQLException | RuntimeException e) {
         KeyCopier.rollbackQuietly(src, e);
         throw e;
       }
     }
+  }
+
+  /**
+   * The delete of a source that records the key's changes: checked once against the copy's digest,
+   * then a page per transaction, each committed only while no change record arrived
+   * ({@link PagedDelete}).
+   */
+  private String deleteInPages(MoveRecord m, Connection src, List<TableShape> shapes, KeyType type) throws SQLException {
+    src.setAutoCommit(true);
+    Fingerprint now = current(m, src, shapes);
+    if (now.rows() == 0) {
+      return done(m, true, 0); // a crash after the delete, before DONE
+    }
+    String changed = now.equals(m.copied()) ? null : "copied " + m.copied() + ", source now " + now;
+    long deleted = 0;
+    int pages = 0;
+    if (changed == null) {
+      long pending = ChangeCapture.pending(src, m.id());
+      changed = pending == 0 ? null : pending + " change record(s) arrived on the source after the frozen round";
+    }
+    if (changed == null) {
+      PagedDelete.Result r = new PagedDelete(copier.batchSize()).run(src, m.id(), shapes, type, m.key());
+      deleted = r.deleted();
+      pages = r.pages();
+      changed = r.stopped();
+      long left = changed == null ? copier.count(src, shapes, type, m.key()) : 0;
+      if (changed == null && (left != 0 || deleted != now.rows() || ChangeCapture.pending(src, m.id()) > 0)) {
+        changed = "copied " + m.copied() + "; the paged delete removed " + deleted + " and left " + left
+            + " row(s) (a writer outside Shardex)";
+      }
+    }
+    if (changed != null) {
+      String kept = deleted == 0 ? "nothing deleted" : deleted + " copied row(s) deleted, the rest kept";
+      journal.advance(m.id(), MoveStep.STOPPED, null, "source changed after the copy (" + changed + "); " + kept
+          + captured.release(shards, m));
+      throw ShardexError.SOURCE_CHANGED.exception(m.id(), m.key(), m.from(), changed, m.to());
+    }
+    return done(m, false, deleted) + " in " + pages + " page(s) of at most " + PagedDelete.PAGE;
+  }
+
+  private static String done(MoveRecord m, boolean alreadyDeleted, long deleted) {
+    return "moved " + m.copied().rows() + " row(s) from shard " + m.from() + " to shard " + m.to()
+        + (alreadyDeleted ? "" : "; deleted " + deleted + " from the source");
   }
 }

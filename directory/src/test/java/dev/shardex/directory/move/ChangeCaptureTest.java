@@ -110,6 +110,54 @@ class ChangeCaptureTest {
         + "AND TABLE_NAME = 'shardex_changes'"), "no trigger was installed, so no record table either");
   }
 
+  @Test
+  void aRecordedUserOfSeveralPages_isDeletedFromTheSourcePageByPage() throws SQLException {
+    MoverTest.seedUser(store, 42, 0);
+    onShard(0, "INSERT INTO posts (id, author_id, body) SELECT 100000 + seq, 42, CONCAT('bulk ', seq) FROM seq_1_to_2500");
+    List<String> before = sourceRows();
+    MoveRecord done = mover(FaultHook.NONE).move("default", "42", 1);
+
+    assertEquals(MoveStep.DONE, done.step());
+    assertTrue(done.detail().contains("deleted 2505 from the source in 4 page(s)"), done.detail()); // posts 1000 + 1000 + 503, likes 2
+    assertEquals(before, movedRows(), "every row, once, on the destination");
+    assertEquals(List.of(), sourceRows(), "nothing of the user left on the source");
+    assertEquals(1, rows(0, POSTS, 7).size(), "the bystander stays");
+  }
+
+  @Test
+  void aRogueWriteAfterTheFlip_stopsThePagedDeleteBeforeItDeletesAnything() throws SQLException {
+    MoverTest.seedUser(store, 42, 0);
+    FaultHook rogue = (step, m) -> {
+      if (step == MoveStep.FLIP_DRAINED) {
+        try {
+          onShard(0, "UPDATE posts SET body = 'rogue, after the flip' WHERE id = 421");
+        } catch (SQLException e) {
+          throw new IllegalStateException(e);
+        }
+      }
+    };
+    SQLException e = org.junit.jupiter.api.Assertions.assertThrows(SQLException.class,
+        () -> mover(rogue).move("default", "42", 1));
+    assertTrue(dev.shardex.vocabulary.ShardexError.SOURCE_CHANGED.is(e), e.getMessage());
+    assertEquals(3, rows(0, POSTS, 42).size(), "nothing deleted on the source, the rogue write kept");
+    assertTrue(rows(0, POSTS, 42).get(0).contains("rogue, after the flip"), rows(0, POSTS, 42).toString());
+    MoveRecord m = new MoveJournal(store).list(false, 1).get(0);
+    assertEquals(MoveStep.STOPPED, m.step());
+    assertTrue(m.detail().contains("nothing deleted"), m.detail());
+    assertEquals(0, count(0, "SELECT COUNT(*) FROM information_schema.TRIGGERS WHERE TRIGGER_SCHEMA = DATABASE()"),
+        "the stopped move's triggers are dropped");
+  }
+
+  private Mover mover(FaultHook hook) {
+    return new Mover(store, TestCluster.connector(), MoveOptions.defaults().withAckTimeoutMs(2_000).withCaptureMinRows(0), hook);
+  }
+
+  private static List<String> movedRows() throws SQLException {
+    List<String> all = new ArrayList<>(rows(1, POSTS, 42));
+    all.addAll(rows(1, LIKES, 42));
+    return all;
+  }
+
   private static List<String> sourceRows() throws SQLException {
     List<String> all = new ArrayList<>(rows(0, POSTS, 42));
     all.addAll(rows(0, LIKES, 42));

@@ -208,6 +208,7 @@ public final class WritePauseBenchmark {
           + "p50 = %.1f ms, p99 = %.1f ms, max = %.1f ms  (target p99 <= " + TARGET_MS + " ms: %s)%n", baselineMedian / 1000.0,
           MoveTestSupport.percentile(waited, 50) / 1000.0, MoveTestSupport.percentile(waited, 99) / 1000.0,
           waited.length == 0 ? 0 : waited[waited.length - 1] / 1000.0, met ? "met" : "MISSED"));
+      out.append(slowestByPhase(all, moveStart, moveEnd, baselineMedian, stepAt));
       out.append(String.format("writes: %d acknowledged, failed %s%n", all.stream().filter(Sample::ok).count(), failures));
       out.append(String.format("rows of user %d now: %d on shard %d, %d on shard %d%n", USER, onNew, to, onOld, from));
       if (moved.step() != MoveStep.DONE || onOld != 0 || onNew < ROWS) {
@@ -282,6 +283,35 @@ public final class WritePauseBenchmark {
         samples.add(new Sample(intended, t0, System.nanoTime(), ok));
       }
     }
+  }
+
+  /**
+   * Where the slowest 1% of the writes scheduled during the move were scheduled: in which step of
+   * the move (the step last reached at their intended start), so that a tail is pinned on the
+   * freeze, the catch-up, the trigger DDL or the source delete rather than guessed.
+   */
+  private static String slowestByPhase(List<Sample> all, long moveStart, long moveEnd, long baselineMicros,
+      Map<MoveStep, Long> stepAt) {
+    List<Sample> during = new ArrayList<>(all.stream().filter(Sample::ok)
+        .filter(s -> s.intended() >= moveStart && s.intended() < moveEnd).toList());
+    during.sort((a, b) -> Long.compare(b.nanos(), a.nanos()));
+    int n = Math.max(1, during.size() / 100);
+    Map<String, int[]> byPhase = new java.util.LinkedHashMap<>();
+    for (Sample s : during.subList(0, Math.min(n, during.size()))) {
+      String phase = "move started";
+      for (Map.Entry<MoveStep, Long> e : stepAt.entrySet()) {
+        if (e.getValue() <= s.intended()) {
+          phase = "after " + e.getKey();
+        }
+      }
+      int[] c = byPhase.computeIfAbsent(phase, k -> new int[2]);
+      c[0]++;
+      c[1] = (int) Math.max(c[1], s.nanos() / 1_000_000 - baselineMicros / 1_000);
+    }
+    StringBuilder out = new StringBuilder("  slowest 1% of those writes (" + n + ") by the step last reached when scheduled: ");
+    byPhase.forEach((phase, c) -> out.append(phase).append(' ').append(c[0]).append(" (waited up to ").append(c[1])
+        .append(" ms); "));
+    return out.append(System.lineSeparator()).toString();
   }
 
   private static long count(SandboxCluster sandbox, int shard) throws SQLException {
