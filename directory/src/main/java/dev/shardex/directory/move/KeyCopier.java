@@ -253,10 +253,19 @@ final class KeyCopier {
    * perhaps limited), each as a row holding only those values, as the primary-key binders expect.
    */
   static List<Object[]> primaryKeys(Connection c, TableShape shape, KeyType type, String key, String sql) throws SQLException {
+    return primaryKeys(c, shape, type, key, sql, null);
+  }
+
+  /** The same, {@code sql} taking a second parameter: the single-column primary key to read after (null: none). */
+  static List<Object[]> primaryKeys(Connection c, TableShape shape, KeyType type, String key, String sql, Object after)
+      throws SQLException {
     List<Object[]> keys = new ArrayList<>();
     List<Column> pkColumns = java.util.Arrays.stream(shape.primaryKey).mapToObj(shape.columns::get).toList();
     try (PreparedStatement ps = c.prepareStatement(sql)) {
       TableShape.bindKey(ps, 1, type, key);
+      if (after != null) {
+        shape.bindPrimaryKey(ps, 2, shape.primaryKey[0], after);
+      }
       try (ResultSet rs = ps.executeQuery()) {
         while (rs.next()) {
           Object[] pk = RowDigest.read(rs, pkColumns);

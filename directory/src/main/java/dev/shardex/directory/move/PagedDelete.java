@@ -44,10 +44,11 @@ final class PagedDelete {
     int pages = 0;
     src.setTransactionIsolation(Connection.TRANSACTION_READ_COMMITTED); // no gap locks: only the page's rows
     for (TableShape shape : shapes) {
+      Object after = null;
       while (true) {
         src.setAutoCommit(false);
         try {
-          List<Object[]> page = page(src, shape, type, key);
+          List<Object[]> page = page(src, shape, type, key, after);
           if (page.isEmpty()) {
             src.commit();
             break;
@@ -63,6 +64,7 @@ final class PagedDelete {
           src.commit();
           deleted += removed;
           pages++;
+          after = shape.primaryKey.length == 1 ? page.get(page.size() - 1)[shape.primaryKey[0]] : null;
         } catch (SQLException | RuntimeException e) {
           KeyCopier.rollbackQuietly(src, e);
           throw e;
@@ -74,8 +76,16 @@ final class PagedDelete {
     return new Result(deleted, pages, null);
   }
 
-  /** The first {@link #PAGE} of the key's rows by primary key (a plain read; the delete locks them). */
-  private static List<Object[]> page(Connection src, TableShape shape, KeyType type, String key) throws SQLException {
-    return KeyCopier.primaryKeys(src, shape, type, key, shape.selectPrimaryKeys() + " LIMIT " + PAGE);
+  /**
+   * The next {@link #PAGE} of the key's rows by primary key (a plain read; the delete locks them):
+   * after the last page's last primary key where it is one column, so that no page walks the index
+   * entries of the pages before it (deleted, but kept until the server purges them); from the start
+   * for a composite one.
+   */
+  private static List<Object[]> page(Connection src, TableShape shape, KeyType type, String key, Object after)
+      throws SQLException {
+    String next = after == null ? null : shape.selectPrimaryKeysAfter();
+    return next == null ? KeyCopier.primaryKeys(src, shape, type, key, shape.selectPrimaryKeys() + " LIMIT " + PAGE)
+        : KeyCopier.primaryKeys(src, shape, type, key, next + " LIMIT " + PAGE, after);
   }
 }

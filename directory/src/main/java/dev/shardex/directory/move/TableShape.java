@@ -180,6 +180,19 @@ final class TableShape {
   }
 
   /**
+   * {@link #selectPrimaryKeys} after a given primary key (bind the key, then that value), for a
+   * single-column primary key; null for a composite one.
+   */
+  String selectPrimaryKeysAfter() {
+    if (primaryKey.length != 1) {
+      return null;
+    }
+    Column pk = columns.get(primaryKey[0]);
+    return "SELECT " + (pk.kind() == Kind.CAST ? "CAST(" + quote(pk.name()) + " AS CHAR)" : quote(pk.name())) + " FROM "
+        + quote(table) + keyPredicate() + " AND " + quote(pk.name()) + " > ?" + orderBy();
+  }
+
+  /**
    * The table read by primary key. Forced: with the key predicate beside the primary-key list, the
    * optimizer may pick the key's index instead (measured on MariaDB 10.11 right after a million rows
    * of one user were copied in: {@code ref} on the key index, ~50,000 rows estimated, so every
