@@ -280,7 +280,11 @@ public final class Mover {
     }
     // A deadlock with writers of other keys on the source (row locks taken in another order) rolls
     // the whole transaction back: lock, check and delete again.
-    String detail = Retry.onDeadlock(() -> source.delete(m)) + captured.release(shards, m);
+    long start = System.nanoTime();
+    String deleted = Retry.onDeadlock(() -> source.delete(m));
+    long released = System.nanoTime();
+    String detail = deleted + captured.release(shards, m) + " (source delete " + (released - start) / 1_000_000
+        + " ms, then the change record's end " + (System.nanoTime() - released) / 1_000_000 + " ms)";
     store.inTransaction(c -> {
       store.announceMove(c, m.keySpace(), m.key(), m.from(), m.to(), "DONE"); // nothing left to hide
       journal.advance(c, m.id(), MoveStep.DONE, null, null, detail);

@@ -189,6 +189,7 @@ public final class WritePauseBenchmark {
           to, WRITERS, INTERVAL_MS));
       out.append(String.format("move: %s in %d ms (Mover API, default MoveOptions, shard connections %s; drivers poll every 100 ms, every 5 ms while a move is under way)%n",
           moved.step(), ms(moveEnd - moveStart), CLI_CONNECTOR ? "as the CLI's (rewriteBatchedStatements=true)" : "plain"));
+      out.append("  the move's last word: ").append(moved.detail()).append(System.lineSeparator());
       out.append("  step reached (+ms after the previous one): ");
       long prev = moveStart;
       for (Map.Entry<MoveStep, Long> e : stepAt.entrySet()) {
