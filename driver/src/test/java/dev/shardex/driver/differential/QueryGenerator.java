@@ -1169,7 +1169,7 @@ public final class QueryGenerator {
         + " ORDER BY rn, post_id LIMIT 20", t, List.of(), Set.of(), Set.of(), nk);
     fx("SELECT p.post_id, SUM(c.stars) OVER (PARTITION BY p.user_id ORDER BY c.comment_id) AS s FROM posts p"
         + " JOIN comments c ON c.user_id = p.user_id AND c.post_id = p.post_id", none, List.of(), Set.of(), Set.of(), nk);
-    fx("SELECT post_id, COUNT(*) OVER () AS n, RANK() OVER (ORDER BY likes, post_id) AS r FROM posts WHERE likes > 100",
+    fx("SELECT likes, COUNT(*) OVER () AS n, RANK() OVER (ORDER BY likes, post_id) AS r FROM posts WHERE likes > 100",
         none, List.of(), Set.of(), Set.of(), nk);
   }
 }

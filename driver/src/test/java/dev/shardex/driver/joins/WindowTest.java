@@ -133,7 +133,10 @@ class WindowTest {
     refused("SELECT id FROM xw_posts ORDER BY ROW_NUMBER() OVER (ORDER BY created_at DESC, id), id LIMIT 6");
     same("SELECT d.id, d.rn FROM (SELECT id, ROW_NUMBER() OVER (ORDER BY likes, id) AS rn FROM xw_posts) d WHERE d.rn <= 4",
         false);
+    // before issue 20's section 4 these ran the window on each shard (EXPLAIN ROUTE showed it in each shard's text) and
+    // merged by its per-shard numbers (the second would return one post per shard instead of user 1's first five)
     refusedOrSame("SELECT * FROM xw_posts ORDER BY ROW_NUMBER() OVER (ORDER BY created_at DESC, id) LIMIT 5");
+    refusedOrSame("SELECT * FROM xw_posts ORDER BY ROW_NUMBER() OVER (ORDER BY user_id, id) LIMIT 5");
     // over a join whose tables live apart (not on the key): over the joined rows on one server, or refused
     refusedOrSame("SELECT p.id, l.id AS like_id, ROW_NUMBER() OVER (PARTITION BY p.user_id ORDER BY l.id) AS rn FROM xw_posts p"
         + " JOIN xw_likes l ON l.post_id = p.id ORDER BY p.id, l.id");
