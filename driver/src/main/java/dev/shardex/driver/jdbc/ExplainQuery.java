@@ -70,7 +70,7 @@ final class ExplainQuery {
       return shard -> ShardTexts.orAll(plan.sqlFor(inner.text(), shard), all);
     }
     String shards = Router.join(plan.shards());
-    MergeSpec spec = cluster.templates().merge(inner.text(), shards);
+    MergeSpec spec = cluster.templates().merge(inner.text(), shards, Router.windows(inner.template(), cluster.directory()));
     ShardSql merged = new ShardSql(new MergedQuery(cluster, session).shardText(spec, inner.literals(), shards, 0),
         spec.params());
     return shard -> merged;

@@ -80,7 +80,7 @@ final class ExplainRoute {
       return new JoinQuery(cluster, session, pipeline).plan(a.template(), a.text(), a.literals());
     }
     if (plan.fanout() == Fanout.MERGE) {
-      return pipeline.merged(plan, a.literals(), MergeSource.literals(a.text(), a.literals()), owner, null,
+      return pipeline.merged(a.template(), plan, a.literals(), MergeSource.literals(a.text(), a.literals()), owner, null,
           new JoinQuery(cluster, session, pipeline));
     }
     return new Route(plan, inner, new BoundCall(inner, null, null));

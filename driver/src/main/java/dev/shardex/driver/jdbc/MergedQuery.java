@@ -45,11 +45,14 @@ final class MergedQuery {
         out.insertId());
   }
 
-  /** The tree: a Route leaf ({@link Gather}) sending the rewritten text, under the client's merge operators. */
-  Operator plan(RoutePlan plan, Object[] values, MergeSource merge, Statement owner, SessionReads reads)
-      throws SQLException {
+  /**
+   * The tree: a Route leaf ({@link Gather}) sending the rewritten text, under the client's merge
+   * operators. {@code windows}: whether its window functions are each partitioned by a shard key.
+   */
+  Operator plan(RoutePlan plan, Object[] values, MergeSource merge, Statement owner, SessionReads reads,
+      dev.shardex.driver.sql.WindowRule windows) throws SQLException {
     String shards = Router.join(plan.shards());
-    MergeSpec spec = cluster.templates().merge(merge.mergeText(), shards);
+    MergeSpec spec = cluster.templates().merge(merge.mergeText(), shards, windows);
     String text = shardText(spec, values, shards, merge.limitSlack());
     ShardCall call = (lease, shard, p) -> {
       PreparedStatement ps = lease.prepare(p.hide(text, shard), false);

@@ -45,7 +45,8 @@ final class MultiStatements {
       RoutePlan plan = dev.shardex.driver.route.Router.route(a.template(), a.literals(),
           conn.cluster().routeContext(conn.session().transactionShard(), conn.session().heldGuards()).explaining());
       if (plan.fanout() == Fanout.MERGE) {
-        conn.cluster().templates().merge(a.text(), dev.shardex.driver.route.Router.join(plan.shards()));
+        conn.cluster().templates().merge(a.text(), dev.shardex.driver.route.Router.join(plan.shards()),
+            dev.shardex.driver.route.Router.windows(a.template(), conn.cluster().directory()));
       }
     }
   }

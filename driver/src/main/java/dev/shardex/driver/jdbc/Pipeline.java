@@ -213,7 +213,7 @@ final class Pipeline {
       MergeSource merge, Object[] values, SessionReads reads) throws SQLException {
     if (plan.fanout() == Fanout.MERGE) {
       JoinQuery joins = new JoinQuery(cluster, session, this);
-      return joins.runner(owner, values, false).run(merged(plan, values, merge, owner, reads, joins));
+      return joins.runner(owner, values, false).run(merged(t, plan, values, merge, owner, reads, joins));
     }
     if (plan.fanout() == Fanout.JOIN) {
       return new JoinQuery(cluster, session, this).run(t, values, merge.mergeText(), owner);
@@ -246,10 +246,11 @@ final class Pipeline {
    * WITH ROLLUP, window functions, aggregates inside expressions) is run whole by one shard over the
    * rows, when they fit shardex.maxMergeRows ({@link JoinQuery#pushed}).
    */
-  Operator merged(RoutePlan plan, Object[] values, MergeSource merge, Statement owner, SessionReads reads,
+  Operator merged(RouteTemplate t, RoutePlan plan, Object[] values, MergeSource merge, Statement owner, SessionReads reads,
       JoinQuery joins) throws SQLException {
     try {
-      return new MergedQuery(cluster, session).plan(plan, values, merge, owner, reads);
+      return new MergedQuery(cluster, session).plan(plan, values, merge, owner, reads,
+          Router.windows(t, cluster.directory()));
     } catch (SQLException e) {
       if (!ShardexError.CROSS_SHARD.is(e) || reads != null) {
         throw e;

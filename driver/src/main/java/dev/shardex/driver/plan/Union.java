@@ -12,14 +12,16 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * A UNION whose branches need different shards: each branch runs first as a statement of its own
+ * A set operation (UNION, INTERSECT, EXCEPT; ALL or DISTINCT) whose branches need different shards:
+ * each branch runs first as a statement of its own
  * (routed, merged across its shards, limited by its own ORDER BY and LIMIT; a GLOBAL branch on one
  * shard), held within shardex.maxMergeRows: fetched with {@code LIMIT cap+1} unless it limits itself
  * ({@link StepLimit}), and refused by name when the cap+1-th row comes back, before any row is
  * returned (as {@link Materialize}). Then their rows go back to one
- * shard as typed JSON_TABLEs where the statement's UNION [ALL|DISTINCT], ORDER BY and LIMIT run
- * ({@link UnionSplit}): the server there derives the result types, de-duplicates under the
- * columns' collations and orders as one server holding all rows does. A UNION ALL without ORDER BY
+ * shard as typed JSON_TABLEs where the statement's operators (in MariaDB's precedence), ORDER BY and
+ * LIMIT run ({@link UnionSplit}): the server there derives the result types, pairs and
+ * de-duplicates rows under the columns' collations (NULLs equal; INTERSECT ALL keeps the lesser
+ * count, EXCEPT ALL the difference) and orders as one server holding all rows does. A UNION ALL without ORDER BY
  * or LIMIT whose columns have one type in every branch needs no server: the rows are concatenated.
  */
 public final class Union implements Operator {
@@ -37,10 +39,10 @@ public final class Union implements Operator {
     this.cap = cap;
     this.maxBytes = maxBytes;
     for (int b = 0; b < plan.branches().size(); b++) {
-      branches.add(new Step(branchSql(b), "branch " + (b + 1) + " of the UNION, at most shardex.maxMergeRows rows"));
+      branches.add(new Step(branchSql(b), "branch " + (b + 1) + " of the " + plan.kind() + ", at most shardex.maxMergeRows rows"));
     }
-    this.outer = plan.concatenates() ? null : new Step(plan.outer(),
-        "the UNION, ORDER BY and LIMIT over the branches' rows, given back to one shard as typed JSON_TABLEs", true);
+    this.outer = plan.concatenates() ? null : new Step(plan.outer(), "the " + plan.kind()
+        + ", ORDER BY and LIMIT over the branches' rows, given back to one shard as typed JSON_TABLEs", true);
   }
 
   /** The branch's text, fetching at most cap+1 rows unless it limits itself. */
@@ -71,7 +73,7 @@ public final class Union implements Operator {
     Step step = branches.get(b).bind(branchSql(b), Values.pick(run.values(), branch.params()));
     Rows r = Rows.read(run.open(step), StepLimit.fetched(cap), "");
     if (r.cells().size() > cap) { // the cap+1-th row (of LIMIT cap+1, or of the branch's own LIMIT)
-      throw ShardexError.CROSS_SHARD.exception("UNION '" + SqlLexer.abbreviate(sql) + "'", "of each branch",
+      throw ShardexError.CROSS_SHARD.exception(plan.kind() + " '" + SqlLexer.abbreviate(sql) + "'", "of each branch",
           "its branch " + (b + 1) + " has more than shardex.maxMergeRows (" + cap + " rows)",
           "narrow that branch (its key or a tighter filter) or give it a LIMIT, or raise shardex.maxMergeRows");
     }
@@ -103,7 +105,7 @@ public final class Union implements Operator {
       total += out[b].length();
     }
     if (total > maxBytes) {
-      throw ShardexError.CROSS_SHARD.exception("UNION '" + SqlLexer.abbreviate(sql) + "'", "of each branch",
+      throw ShardexError.CROSS_SHARD.exception(plan.kind() + " '" + SqlLexer.abbreviate(sql) + "'", "of each branch",
           "its branches' rows come to " + total + " bytes of JSON to combine on one shard, more than " + maxBytes,
           "narrow the branches (their keys or tighter filters) or give them a LIMIT");
     }
@@ -124,7 +126,7 @@ public final class Union implements Operator {
   public String describe() {
     return "Union(" + plan.operators() + "): each branch a statement of its own (routed, merged, limited by itself), "
         + (outer == null ? "their rows concatenated (one type per column, no ORDER BY or LIMIT)"
-            : "their rows to one shard as typed JSON_TABLEs, where the UNION, ORDER BY and LIMIT run");
+            : "their rows to one shard as typed JSON_TABLEs, where the " + plan.kind() + ", ORDER BY and LIMIT run");
   }
 
   @Override

@@ -98,6 +98,23 @@ final class QueryRefs {
     return null;
   }
 
+  /**
+   * Whether each entry names, among its columns, the shard key of a SHARDED reference that is not on
+   * the NULL-supplying side of an outer join (its padded rows' NULL key would make one set of rows
+   * on every shard): then each entry's rows (a group, a window's partition) live on one shard.
+   */
+  boolean allKeyed(List<dev.shardex.driver.sql.SelectShape.KeyGrouped> entries) {
+    for (dev.shardex.driver.sql.SelectShape.KeyGrouped e : entries) {
+      if (e.columns().stream().noneMatch(c -> {
+        int r = resolve(c);
+        return r >= 0 && !t.tables().get(r).nullSupplying();
+      })) {
+        return false;
+      }
+    }
+    return true;
+  }
+
   /** The SHARDED reference whose key column this is, or -1. */
   int resolve(ColumnRef c) {
     return resolve(c, this::isKey);

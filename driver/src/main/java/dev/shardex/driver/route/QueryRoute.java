@@ -6,6 +6,7 @@ import dev.shardex.driver.sql.SelectShape;
 import dev.shardex.driver.sql.StatementType;
 import dev.shardex.driver.sql.UnionSplit;
 import dev.shardex.driver.sql.ValueSource;
+import dev.shardex.driver.sql.WindowRule;
 import dev.shardex.vocabulary.KeyType;
 import dev.shardex.vocabulary.ShardexError;
 import dev.shardex.vocabulary.TableDef;
@@ -120,14 +121,31 @@ final class QueryRoute {
     return !write && t.type() == StatementType.SELECT && !t.shape().lockingRead() && ctx.crossShardSteps();
   }
 
-  /** Whether every derived table that groups does so by a shard key of its own scope (so each group is on one shard). */
+  /**
+   * Whether every derived table that groups does so by a shard key of its own scope (so each group is
+   * on one shard), and every window of a derived table is partitioned by one (each partition on one shard).
+   */
   private boolean keyGroupedExact() {
-    for (SelectShape.KeyGrouped d : t.shape().keyGrouped()) {
-      if (d.groupBy().stream().noneMatch(c -> refs.resolve(c) >= 0)) {
-        return false;
+    return refs.allKeyed(t.shape().keyGrouped());
+  }
+
+  /**
+   * Whether the top-level SELECT's window functions may run on each shard of a read on several: each
+   * is partitioned by a shard key ({@link QueryRefs#allKeyed}); with the top level's key columns to
+   * name otherwise. {@link WindowRule#NONE} when it has none.
+   */
+  static WindowRule windows(RouteTemplate t, Directory dir) throws SQLException {
+    if (t.shape().windows().isEmpty()) {
+      return WindowRule.NONE;
+    }
+    QueryRefs refs = new QueryRefs(t, dir);
+    java.util.Set<String> keys = new java.util.TreeSet<>();
+    for (int i = 0; i < refs.defs.length; i++) {
+      if (t.tables().get(i).scope() == 0 && refs.defs[i] != null && refs.defs[i].kind() == TableKind.SHARDED) {
+        keys.add(refs.defs[i].name() + "." + refs.defs[i].keyColumn());
       }
     }
-    return true;
+    return new WindowRule(refs.allKeyed(t.shape().windows()), String.join(", ", keys));
   }
 
   /**

@@ -154,6 +154,16 @@ public final class Router {
         "give the key as a literal or a ? parameter");
   }
 
+  /**
+   * Whether a read on several shards may compute its window functions on each shard: each one is
+   * partitioned by the shard key of a SHARDED table its rows come from (aliases and co-located joins
+   * resolved as for routing; not a key of an outer join's NULL-supplying side), so each partition
+   * lives on one shard.
+   */
+  public static dev.shardex.driver.sql.WindowRule windows(RouteTemplate t, Directory dir) throws SQLException {
+    return QueryRoute.windows(t, dir);
+  }
+
   public static String join(java.util.Collection<Integer> shards) {
     StringBuilder s = new StringBuilder();
     for (Integer id : shards) {

@@ -162,7 +162,7 @@ public final class DerivedCut {
     }
     boolean aggregates = p.getHaving() != null;
     for (SelectItem<?> item : p.getSelectItems()) {
-      aggregates |= Aggregates.isAggregate(item.getExpression());
+      aggregates |= Windows.groupAggregate(item.getExpression()); // a window function keeps every row: no aggregate
     }
     for (SelectItem<?> item : p.getSelectItems()) {
       if (aggregates && (item.getExpression() instanceof Column || item.getExpression() instanceof AllColumns)) {

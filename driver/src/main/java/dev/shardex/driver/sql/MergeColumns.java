@@ -53,8 +53,9 @@ final class MergeColumns {
     this.visible = items.size();
     this.shards = shards;
     // HAVING with an aggregate makes the whole table one group, even without GROUP BY
-    this.aggregate = select.getGroupBy() != null || items.stream().anyMatch(i -> Aggregates.isAggregate(i.getExpression()))
-        || Aggregates.isAggregate(select.getHaving());
+    // a window function (computed by each shard: MergeRewriter) is a plain column, not an aggregate
+    this.aggregate = select.getGroupBy() != null || items.stream().anyMatch(i -> Windows.groupAggregate(i.getExpression()))
+        || Windows.groupAggregate(select.getHaving());
     this.star = items.stream().anyMatch(i -> i.getExpression() instanceof AllColumns
         || i.getExpression() instanceof AllTableColumns);
   }

@@ -31,19 +31,39 @@ import net.sf.jsqlparser.statement.select.SelectItem;
 final class MergeRewriter {
   private MergeRewriter() {}
 
-  /** Rewrites a SELECT for the given shards ("0, 1, 2, 3", named in errors). */
-  static MergeSpec rewrite(String sql, String shards) throws SQLException {
+  /**
+   * Rewrites a SELECT for the given shards ("0, 1, 2, 3", named in errors). {@code windows}: when
+   * the route stage found each of its window functions partitioned by a shard key (each partition on
+   * one shard), each shard computes them exactly and they merge as plain columns; else a window is
+   * refused here (and run whole by one shard over the rows when they fit the cap, jdbc.JoinQuery#pushed).
+   */
+  static MergeSpec rewrite(String sql, String shards, WindowRule windows) throws SQLException {
     Select parsed = (Select) Analyzer.parse(NumberedParameters.number(sql));
     if (!(parsed instanceof PlainSelect select) || parsed.getWithItemsList() != null) {
       throw unsupported(shards, "this SELECT shape (UNION, VALUES or WITH)");
     }
+    if (Windows.any(select)) {
+      windows(select, shards, windows);
+    }
     return build(select, shards);
   }
 
-  private static MergeSpec build(PlainSelect select, String shards) throws SQLException {
-    if (select.getSelectItems().stream().anyMatch(i -> Aggregates.hasWindow(i.getExpression()))) {
-      throw unsupported(shards, "window functions (OVER) across shards");
+  /** Window functions are computed by each shard only when each is partitioned by a shard key, over rows not grouped. */
+  private static void windows(PlainSelect select, String shards, WindowRule rule) throws SQLException {
+    if (!rule.onShards()) {
+      String keys = rule.keys().isEmpty() ? "the shard key" : rule.keys();
+      throw ShardexError.CROSS_SHARD.exception("SELECT", shards, "a window function not partitioned by " + keys
+          + " (each shard would number, rank or add up only its own rows) is not supported",
+          "partition each window by it (PARTITION BY " + keys + ", ...), or add the key (key = ? or key IN (...) on one"
+              + " shard) to route it to one shard");
     }
+    if (select.getGroupBy() != null || select.getHaving() != null
+        || select.getSelectItems().stream().anyMatch(i -> Windows.groupAggregate(i.getExpression()))) {
+      throw unsupported(shards, "window functions over grouped rows across shards");
+    }
+  }
+
+  private static MergeSpec build(PlainSelect select, String shards) throws SQLException {
     if (select.getGroupBy() != null && select.getGroupBy().isMysqlWithRollup()) {
       throw unsupported(shards, "GROUP BY ... WITH ROLLUP across shards (its subtotal rows would fold across levels:"
           + " group without ROLLUP and add the subtotals in the application)");

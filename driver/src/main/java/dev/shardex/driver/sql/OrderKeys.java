@@ -42,7 +42,7 @@ final class OrderKeys {
       return m.hiddenColumn(e, Fold.FIRST);
     } else if (e instanceof Function f && Aggregates.foldable(f)) {
       return m.aggregateColumn(f);
-    } else if (Aggregates.isAggregate(e)) {
+    } else if (Windows.groupAggregate(e)) { // a window (each shard's, exact) sorts as any column
       throw m.unsupported("ORDER BY an expression over aggregates ('" + e + "') across shards; select it and order by its alias");
     }
     int named = selectedColumnNamed(m, e);

@@ -11,37 +11,48 @@ import java.util.Set;
  */
 public record SelectShape(
     boolean orderBy, boolean limit, boolean aggregates, boolean groupBy, boolean distinct, boolean union,
-    boolean lockingRead, boolean nested, Set<Integer> rowScopes, java.util.List<KeyGrouped> keyGrouped) {
+    boolean lockingRead, boolean nested, Set<Integer> rowScopes, java.util.List<KeyGrouped> keyGrouped,
+    java.util.List<KeyGrouped> windows) {
   public static final SelectShape NONE =
-      new SelectShape(false, false, false, false, false, false, false, false, null, java.util.List.of());
+      new SelectShape(false, false, false, false, false, false, false, false, null, java.util.List.of(), java.util.List.of());
 
   /**
-   * A derived table that aggregates with a GROUP BY: exact on every shard (and so needing no merge
-   * of its own) when one of its GROUP BY columns is the shard key of a SHARDED table in its scope,
-   * since each group's rows then live on one shard. Which columns are keys is known at route time.
+   * Rows computed together that are exact on every shard when one of {@code columns} is the shard
+   * key of a SHARDED table in scope {@code scope} (each set of rows then lives on one shard): a
+   * derived table's GROUP BY (so it needs no merge of its own), or a window function's PARTITION
+   * BY ({@link Windows}). Which columns are keys is known at route time. {@code keyGrouped} holds
+   * the derived tables' (their windows included), {@code windows} the top-level SELECT's windows.
    */
-  public record KeyGrouped(int scope, java.util.List<ColumnRef> groupBy) {}
+  public record KeyGrouped(int scope, java.util.List<ColumnRef> columns) {}
 
   public SelectShape(boolean orderBy, boolean limit, boolean aggregates, boolean groupBy, boolean distinct,
       boolean union, boolean lockingRead) {
-    this(orderBy, limit, aggregates, groupBy, distinct, union, lockingRead, false, null, java.util.List.of());
+    this(orderBy, limit, aggregates, groupBy, distinct, union, lockingRead, false, null, java.util.List.of(),
+        java.util.List.of());
   }
 
   /** The same shape, marked as holding a subquery that aggregates, groups, de-duplicates or limits. */
   public SelectShape withNested() {
-    return new SelectShape(orderBy, limit, aggregates, groupBy, distinct, union, lockingRead, true, rowScopes, keyGrouped);
+    return new SelectShape(orderBy, limit, aggregates, groupBy, distinct, union, lockingRead, true, rowScopes, keyGrouped,
+        windows);
   }
 
   /** The same shape, knowing which scopes' rows reach the result. */
   public SelectShape withRowScopes(Set<Integer> scopes) {
     return new SelectShape(orderBy, limit, aggregates, groupBy, distinct, union, lockingRead, nested, Set.copyOf(scopes),
-        keyGrouped);
+        keyGrouped, windows);
   }
 
   /** The same shape with the derived tables that are exact if grouped by a shard key. */
   public SelectShape withKeyGrouped(java.util.List<KeyGrouped> derived) {
     return new SelectShape(orderBy, limit, aggregates, groupBy, distinct, union, lockingRead, nested, rowScopes,
-        java.util.List.copyOf(derived));
+        java.util.List.copyOf(derived), windows);
+  }
+
+  /** The same shape with the top-level SELECT's window functions, each by its PARTITION BY columns. */
+  public SelectShape withWindows(java.util.List<KeyGrouped> top) {
+    return new SelectShape(orderBy, limit, aggregates, groupBy, distinct, union, lockingRead, nested, rowScopes,
+        keyGrouped, java.util.List.copyOf(top));
   }
 
   /** Whether rows of this scope reach the result (false for scalar, IN and EXISTS subqueries). */

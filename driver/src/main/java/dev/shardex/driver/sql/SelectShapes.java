@@ -9,6 +9,7 @@ import net.sf.jsqlparser.statement.select.PlainSelect;
 import net.sf.jsqlparser.statement.select.Select;
 import net.sf.jsqlparser.statement.select.SelectItem;
 import net.sf.jsqlparser.statement.select.SetOperationList;
+import net.sf.jsqlparser.statement.select.UnionOp;
 import net.sf.jsqlparser.statement.select.Values;
 
 /**
@@ -27,8 +28,9 @@ final class SelectShapes {
     boolean limit = select.getLimit() != null || select.getOffset() != null || select.getFetch() != null;
     boolean locking = select.getForMode() != null;
     if (select instanceof SetOperationList union) {
-      // DISTINCT de-duplicates across branches; a branch without FROM would run on every shard the others need
-      boolean combine = union.getOperations().stream().anyMatch(op -> !op.isAll())
+      // DISTINCT de-duplicates across branches, INTERSECT and EXCEPT (ALL too) pair rows across them;
+      // a branch without FROM would run on every shard the others need
+      boolean combine = union.getOperations().stream().anyMatch(op -> !(op instanceof UnionOp) || !op.isAll())
           || union.getSelects().stream().anyMatch(SelectShapes::fromless);
       return new SelectShape(order, limit, false, false, false, combine, locking);
     }
@@ -69,6 +71,21 @@ final class SelectShapes {
       }
     }
     return out;
+  }
+
+  /**
+   * The windows of a derived SELECT whose only per-shard computation is its window functions (no
+   * GROUP BY, aggregate, DISTINCT, HAVING, LIMIT or WITH), each by its PARTITION BY columns; empty
+   * when it is no candidate.
+   */
+  static List<SelectShape.KeyGrouped> windowCandidates(Select select, int scope) {
+    if (!(select instanceof PlainSelect plain) || plain.getGroupBy() != null || plain.getDistinct() != null
+        || plain.getHaving() != null || plain.getLimit() != null || plain.getOffset() != null || plain.getFetch() != null
+        || plain.getWithItemsList() != null || plain.getForMode() != null
+        || plain.getSelectItems().stream().anyMatch(i -> Windows.groupAggregate(i.getExpression()))) {
+      return List.of();
+    }
+    return Windows.of(plain, scope);
   }
 
   /** Whether a nested SELECT computes something per shard that a concatenation would get wrong. */

@@ -86,6 +86,9 @@ final class SelectWalker {
   }
 
   private void walkPlain(PlainSelect plain, int scope) {
+    if (scope == 0) {
+      facts.windows = Windows.of(plain, scope);
+    }
     if (plain.getFromItem() != null) {
       walkFrom(plain.getFromItem(), scope);
     }
@@ -102,14 +105,18 @@ final class SelectWalker {
       facts.addTable(table, scope);
     } else if (item instanceof ParenthesedSelect sub) {
       // A derived table computes per shard; a concatenation is wrong if it aggregates or limits,
-      // unless it groups by a shard key (each group on one shard), which routing decides.
+      // unless it groups by a shard key (each group on one shard), or only computes windows each
+      // partitioned by a shard key (each partition on one shard), which routing decides.
       int inner = facts.rowScope(scope);
       if (SelectShapes.mergeSensitive(sub.getSelect())) {
         List<ColumnRef> groups = SelectShapes.keyGroupCandidates(sub.getSelect(), inner);
-        if (groups.isEmpty()) {
-          facts.nestedNeedsMerge = true;
-        } else {
+        List<SelectShape.KeyGrouped> windows = SelectShapes.windowCandidates(sub.getSelect(), inner);
+        if (!groups.isEmpty()) {
           facts.keyGrouped.add(new SelectShape.KeyGrouped(inner, groups));
+        } else if (!windows.isEmpty()) {
+          facts.keyGrouped.addAll(windows); // exact on each shard when every window is partitioned by a key
+        } else {
+          facts.nestedNeedsMerge = true;
         }
       }
       walkSelect(sub.getSelect(), inner);

@@ -29,7 +29,8 @@ final class TemplateBuilder {
     int scope = facts.newScope(-1);
     facts.rowScopes.add(scope);
     walker.walkSelect(select, scope);
-    SelectShape shape = SelectShapes.shape(select).withRowScopes(facts.rowScopes).withKeyGrouped(facts.keyGrouped);
+    SelectShape shape = SelectShapes.shape(select).withRowScopes(facts.rowScopes).withKeyGrouped(facts.keyGrouped)
+        .withWindows(facts.windows);
     if (facts.nestedNeedsMerge) {
       shape = shape.withNested();
     }

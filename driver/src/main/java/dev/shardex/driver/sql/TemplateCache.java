@@ -130,12 +130,17 @@ public final class TemplateCache {
     return v == NONE ? null : (T) v;
   }
 
-  /** How a SELECT (by its analysed text) runs on several shards and merges; rewritten once per text. */
-  public MergeSpec merge(String analysedText, String shards) throws SQLException {
-    MergeSpec spec = merges.getIfPresent(analysedText);
+  /**
+   * How a SELECT (by its analysed text) runs on several shards and merges; rewritten once per text.
+   * {@code windows}: whether each of its window functions is partitioned by a shard key (the route
+   * stage's finding, {@code Router.windows}), so the shards compute them.
+   */
+  public MergeSpec merge(String analysedText, String shards, WindowRule windows) throws SQLException {
+    String key = windows.onShards() ? "windows on shards|" + analysedText : analysedText;
+    MergeSpec spec = merges.getIfPresent(key);
     if (spec == null) {
-      spec = MergeRewriter.rewrite(analysedText, shards);
-      merges.put(analysedText, spec);
+      spec = MergeRewriter.rewrite(analysedText, shards, windows);
+      merges.put(key, spec);
     }
     return spec;
   }

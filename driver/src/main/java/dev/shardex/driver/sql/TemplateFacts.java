@@ -27,6 +27,8 @@ final class TemplateFacts {
   final Set<Integer> rowScopes = new HashSet<>();
   /** Derived tables that aggregate with a GROUP BY: exact when it holds a shard key (decided at route time). */
   final List<SelectShape.KeyGrouped> keyGrouped = new ArrayList<>();
+  /** The top-level SELECT's window functions, each by its PARTITION BY columns. */
+  List<SelectShape.KeyGrouped> windows = List.of();
   /** The top-level UNION branch being walked (0 without UNION). */
   int branch;
   boolean nestedNeedsMerge;

@@ -4,6 +4,8 @@ import dev.shardex.vocabulary.ShardexError;
 import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.List;
+import net.sf.jsqlparser.statement.select.ExceptOp;
+import net.sf.jsqlparser.statement.select.IntersectOp;
 import net.sf.jsqlparser.statement.select.OrderByElement;
 import net.sf.jsqlparser.statement.select.ParenthesedSelect;
 import net.sf.jsqlparser.statement.select.PlainSelect;
@@ -13,13 +15,15 @@ import net.sf.jsqlparser.statement.select.SetOperationList;
 import net.sf.jsqlparser.statement.select.UnionOp;
 
 /**
- * Cuts a top-level UNION whose branches need different shards into one statement per branch (each
- * routed, merged and limited by itself: its own ORDER BY and LIMIT apply after its own cross-shard
- * merge) and the <b>outer</b> statement that combines their rows on one shard: each branch becomes
- * {@code SELECT ... FROM JSON_TABLE(?, ...)} whose columns are declared with the branch column's
- * table type and collation, joined by the statement's own UNION [ALL|DISTINCT] operators and
- * followed by its ORDER BY and LIMIT. So the server derives the result types across branches,
- * de-duplicates under the columns' collations and orders as one server holding all rows does.
+ * Cuts a top-level set operation (UNION, INTERSECT, EXCEPT, each ALL or DISTINCT) whose branches
+ * need different shards into one statement per branch (each routed, merged and limited by itself:
+ * its own ORDER BY and LIMIT apply after its own cross-shard merge) and the <b>outer</b> statement
+ * that combines their rows on one shard: each branch becomes {@code SELECT ... FROM JSON_TABLE(?, ...)}
+ * whose columns are declared with the branch column's table type and collation, joined by the
+ * statement's own operators in their order and followed by its ORDER BY and LIMIT. So the server
+ * applies its own precedence (INTERSECT before UNION and EXCEPT), derives the result types across
+ * branches, pairs and de-duplicates rows under the columns' collations (NULLs equal, ALL keeping
+ * multiplicities) and orders as one server holding all rows does.
  *
  * <p>What a branch's items become in the combining text is {@link UnionBranch}'s: values of a
  * known type carried as they are, literals as written, row-wise expressions computed again; the
@@ -34,10 +38,15 @@ public final class UnionSplit {
    * The cut: {@code outer} binds {@code outerParams}, where an index {@code >= statementParams}
    * stands for the JSON of branch {@code index - statementParams}; {@code concatenates} when the
    * branches' rows may simply follow each other (UNION ALL only, no ORDER BY or LIMIT, each column
-   * of one and the same type in every branch). {@code operators}: "UNION ALL", "UNION", ... for EXPLAIN.
+   * of one and the same type in every branch). {@code operators}: "UNION ALL", "INTERSECT", ... for EXPLAIN.
    */
   public record Plan(List<Branch> branches, String outer, int[] outerParams, int statementParams, boolean concatenates,
-      String operators) {}
+      String operators) {
+    /** "UNION", or the first other set operation the statement uses ("INTERSECT", "EXCEPT"), to name it in messages. */
+    public String kind() {
+      return UnionSplit.kind(operators);
+    }
+  }
 
   private final String sql;
   private final JoinSplitter.Catalog catalog;
@@ -50,8 +59,9 @@ public final class UnionSplit {
   }
 
   /**
-   * Whether a template is a top-level UNION: a later branch names a table, or the UNION is one a
-   * concatenation gets wrong (DISTINCT, a branch without FROM). Asked only of statements on several shards.
+   * Whether a template is a top-level set operation: a later branch names a table, or it is one a
+   * concatenation gets wrong (DISTINCT, INTERSECT, EXCEPT, a branch without FROM). Asked only of
+   * statements on several shards.
    */
   public static boolean topLevel(RouteTemplate t) {
     if (t.shape().union()) {
@@ -65,7 +75,7 @@ public final class UnionSplit {
     return false;
   }
 
-  /** The cut of {@code sql} (plain {@code ?} markers), or null when it is no top-level UNION; a named refusal when it cannot be cut exactly. */
+  /** The cut of {@code sql} (plain {@code ?} markers), or null when it is no top-level set operation; a named refusal when it cannot be cut exactly. */
   public static Plan of(String sql, JoinSplitter.Catalog catalog) throws SQLException {
     Object parsed = Analyzer.parse(NumberedParameters.number(sql));
     if (!(parsed instanceof SetOperationList union)) {
@@ -79,8 +89,8 @@ public final class UnionSplit {
       throw refused("WITH, FETCH or a locking clause", "run its branches as statements of their own");
     }
     for (SetOperation op : union.getOperations()) {
-      if (!(op instanceof UnionOp)) {
-        throw refused(op.toString(), "write it as a UNION, or route it to one shard with the key");
+      if (!(op instanceof UnionOp || op instanceof IntersectOp || op instanceof ExceptOp)) {
+        throw refused(op.toString(), "write it as EXCEPT, or route it to one shard with the key");
       }
     }
     List<Branch> branches = new ArrayList<>();
@@ -105,7 +115,8 @@ public final class UnionSplit {
     Select s = branch instanceof ParenthesedSelect p ? p.getSelect() : branch;
     if (!(s instanceof PlainSelect plain) || (branch instanceof ParenthesedSelect p && (p.getOrderByElements() != null
         || p.getLimit() != null || p.getOffset() != null))) {
-      throw refused("branch " + (b + 1) + " that is itself a UNION, VALUES or WITH", "write it as a plain SELECT");
+      throw refused("branch " + (b + 1) + " that is itself a UNION, INTERSECT, EXCEPT, VALUES or WITH",
+          "write it as a plain SELECT (MariaDB's precedence needs no brackets: INTERSECT binds tighter than UNION and EXCEPT)");
     }
     if (plain.getWithItemsList() != null || plain.getFetch() != null || plain.getForMode() != null
         || plain.getIntoTables() != null || (plain.getOffset() != null && plain.getLimit() == null)) {
@@ -134,7 +145,7 @@ public final class UnionSplit {
   }
 
   private boolean concatenates(SetOperationList union) {
-    if (union.getOperations().stream().anyMatch(op -> !op.isAll()) || tail(union).length() > 0) {
+    if (union.getOperations().stream().anyMatch(op -> !(op instanceof UnionOp) || !op.isAll()) || tail(union).length() > 0) {
       return false;
     }
     List<String> first = types.get(0);
@@ -163,6 +174,16 @@ public final class UnionSplit {
 
   /** SHX1209 naming the statement, what in it cannot be answered and the fix. */
   static SQLException refused(String sql, String what, String fix) {
-    return ShardexError.UNSUPPORTED.exception("a UNION across shards ('" + SqlLexer.abbreviate(sql) + "') with " + what, fix);
+    String kind = kind(sql.toUpperCase(java.util.Locale.ROOT));
+    return ShardexError.UNSUPPORTED.exception((kind.equals("UNION") ? "a " : "an ") + kind + " across shards ('"
+        + SqlLexer.abbreviate(sql) + "') with " + what, fix);
+  }
+
+  private static final java.util.regex.Pattern SET_WORD = java.util.regex.Pattern.compile("\\b(INTERSECT|EXCEPT)\\b");
+
+  /** "INTERSECT" or "EXCEPT" when the text (upper case) uses one, else "UNION": how messages name the statement. */
+  static String kind(String text) {
+    java.util.regex.Matcher m = SET_WORD.matcher(text);
+    return m.find() ? m.group() : "UNION";
   }
 }

@@ -1147,6 +1147,29 @@ public final class QueryGenerator {
     fx("SELECT code, name FROM countries UNION ALL SELECT country_code, name FROM users WHERE score > 90", none, List.of(),
         Set.of(), Set.of(), "union");
     fx("SELECT country_code FROM users UNION SELECT code FROM countries ORDER BY 1", t, List.of(), Set.of(), Set.of(), "union");
+    setOperationsAndWindows(t, none, nk);
     return new ArrayList<>(fixed);
+  }
+
+  /**
+   * INTERSECT / EXCEPT across shards (ALL keeps multiplicities, NULLs equal, INTERSECT before UNION)
+   * and window functions: partitioned by the key (each shard computes them), or not (one shard over the rows).
+   */
+  private void setOperationsAndWindows(Order t, Order none, String nk) {
+    fx("SELECT user_id FROM posts WHERE likes > 50 INTERSECT SELECT user_id FROM comments WHERE stars >= 4", none,
+        List.of(), Set.of(), Set.of(), "union");
+    fx("SELECT user_id, stars FROM comments INTERSECT ALL SELECT user_id, likes % 6 FROM posts", none, List.of(), Set.of(),
+        Set.of(), "union");
+    fx("SELECT likes FROM posts EXCEPT ALL SELECT stars FROM comments", none, List.of(), Set.of(), Set.of(), "union");
+    fx("SELECT user_id FROM users EXCEPT SELECT user_id FROM posts ORDER BY 1 LIMIT 20", t, List.of(), Set.of(), Set.of(),
+        "union");
+    fx("SELECT user_id FROM users WHERE score > 80 UNION SELECT user_id FROM posts INTERSECT SELECT user_id FROM comments",
+        none, List.of(), Set.of(), Set.of(), "union");
+    fx("SELECT post_id, user_id, ROW_NUMBER() OVER (PARTITION BY user_id ORDER BY created, post_id) AS rn FROM posts"
+        + " ORDER BY rn, post_id LIMIT 20", t, List.of(), Set.of(), Set.of(), nk);
+    fx("SELECT p.post_id, SUM(c.stars) OVER (PARTITION BY p.user_id ORDER BY c.comment_id) AS s FROM posts p"
+        + " JOIN comments c ON c.user_id = p.user_id AND c.post_id = p.post_id", none, List.of(), Set.of(), Set.of(), nk);
+    fx("SELECT likes, COUNT(*) OVER () AS n, RANK() OVER (ORDER BY likes, post_id) AS r FROM posts WHERE likes > 100",
+        none, List.of(), Set.of(), Set.of(), nk);
   }
 }
