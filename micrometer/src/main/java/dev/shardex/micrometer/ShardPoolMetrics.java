@@ -84,9 +84,12 @@ final class ShardPoolMetrics implements MetricsTrackerFactory {
             .tags(tags).register(registry));
       }
 
+      /** HikariCP counts usage in whole ms, 0 for most borrows: nothing to add to the total then. */
       void record(long amount) {
         count.increment();
-        total.add(amount);
+        if (amount != 0) {
+          total.add(amount);
+        }
       }
     }
 

@@ -20,10 +20,11 @@ import java.util.concurrent.ConcurrentHashMap;
  * </pre>
  *
  * <p>Every meter is resolved once per cluster (and per shard, SHX id or error code the first time
- * it is seen) and then only recorded: a statement costs one timer record, one summary record and,
- * per shard call, one timer record (the driver times the call) and two adder increments in the
- * shard pool's tracker; it allocates nothing. Meter names and tags are listed in
- * {@link MeterNames} and docs/observability.md.
+ * it is seen) and then only recorded: a one-shard statement costs one timer record and, for its
+ * shard call (the driver times it), two adder increments here and three in the shard pool's
+ * tracker; it allocates nothing ({@link ClusterMeters} says why the call meter is a function timer
+ * and when the fan-out summary is recorded). Meter names and tags are listed in {@link MeterNames}
+ * and docs/observability.md.
  */
 public final class ShardexMetrics implements ShardexListener {
   private final MeterRegistry registry;
