@@ -66,16 +66,17 @@ public class TelemetryBenchmark {
   /** A logical connection's slot for its running statement, as ShardSession keeps it. */
   static final class Connection implements ClusterEvents.Statements {
     private StatementTrace trace;
-    private volatile StatementTrace running;
+    private final java.util.concurrent.atomic.AtomicReference<StatementTrace> running =
+        new java.util.concurrent.atomic.AtomicReference<>();
 
     @Override
     public StatementTrace running() {
-      return running;
+      return running.get();
     }
 
     @Override
     public void running(StatementTrace t) {
-      running = t;
+      running.lazySet(t); // as ShardSession: a release store
     }
 
     @Override
