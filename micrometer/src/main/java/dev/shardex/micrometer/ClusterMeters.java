@@ -9,6 +9,7 @@ import dev.shardex.driver.events.TransactionOutcome;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.DistributionSummary;
 import io.micrometer.core.instrument.FunctionCounter;
+import io.micrometer.core.instrument.FunctionTimer;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.Meter;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -21,12 +22,19 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicReferenceArray;
 
 /**
  * One cluster's meters. Each is built the first time its tags occur and kept in a map or array
  * keyed by what the event already holds (an enum ordinal, a shard id, an interned SHX id), so
  * recording never builds a meter id.
+ *
+ * <p>Cost per one-shard statement: the statement's timer record (two adders and a decaying
+ * maximum, which reads the registry's clock) and, at its shard call's end, two adds to the
+ * shard's {@link ShardCounters}, which its pool's tracker adds to as well. The shard call meter is
+ * a function timer over them ({@code _count}, {@code _sum}): a timer's maximum would read the
+ * clock once more per call, and the statement's timer already keeps the maximum a user waits.
+ * The fan-out summary is recorded only where a statement's number of shard calls can vary
+ * ({@link #varies}).
  */
 final class ClusterMeters {
   private static final int ROUTES = RouteKind.values().length;
@@ -40,8 +48,8 @@ final class ClusterMeters {
   private final DistributionSummary[] fanout = new DistributionSummary[ROUTES];
   private final Map<String, Counter> refusals = new ConcurrentHashMap<>();
   private final Map<String, Counter> errors = new ConcurrentHashMap<>();
-  /** By shard id (ids past the end share the last slot; no catalog comes near). */
-  private final AtomicReferenceArray<Timer> shardCalls = new AtomicReferenceArray<>(4096);
+  /** By shard id, copied on growth (a shard id below 0, which no catalog has, takes slot 0). */
+  private volatile ShardCounters[] byShard = new ShardCounters[0];
   private final Map<String, Counter> shardErrors = new ConcurrentHashMap<>();
   private final Map<String, Timer> transactions = new ConcurrentHashMap<>();
   private final Counter recoveredCommit;
@@ -93,12 +101,30 @@ final class ClusterMeters {
       byOperation[at] = t; // a race registers the same meter twice: the registry returns the first
     }
     t.record(s.elapsedNanos(), TimeUnit.NANOSECONDS);
-    fanout[s.route().ordinal()].record(s.shardCalls());
+    int calls = s.shardCalls();
+    if (varies(s.route(), calls)) {
+      fanout[s.route().ordinal()].record(calls);
+    }
     if (s.outcome() == StatementOutcome.REFUSED) {
       count(refusals, MeterNames.REFUSALS, s.errorType());
     } else if (s.outcome() == StatementOutcome.ERROR) {
       count(errors, MeterNames.ERRORS, s.errorType());
     }
+  }
+
+  /**
+   * Whether a statement's fan-out is recorded: always for the routes that reach several shards,
+   * and for the others only when it differs from theirs (one call for one_shard: more after a key
+   * moved under it and it routed again, none when its shard gave no connection; none for local
+   * and none). The rest, by far the most statements, are the route's statements counted by
+   * {@code shardex.statements} less this summary's count.
+   */
+  static boolean varies(RouteKind route, int calls) {
+    // comparisons, not a switch: an enum switch reads a lookup array, one more cache line per statement
+    if (route == RouteKind.ONE_SHARD) {
+      return calls != 1;
+    }
+    return (route != RouteKind.LOCAL && route != RouteKind.NONE) || calls != 0;
   }
 
   private void count(Map<String, Counter> by, String name, String type) {
@@ -110,16 +136,30 @@ final class ClusterMeters {
   }
 
   void shardCall(int shard, long nanos) {
-    int at = Math.min(Math.max(shard, 0), shardCalls.length() - 1);
-    Timer t = shardCalls.get(at);
-    if (t == null) {
-      t = Timer.builder(MeterNames.SHARD_CALLS).description("From taking a shard connection to giving it back")
-          .tags(cluster).tag("shard", Integer.toString(shard)).register(registry);
-      if (shardCalls.compareAndSet(at, null, t)) {
-        keep(t);
-      }
+    counters(shard).add(ShardCounters.CALLS, nanos);
+  }
+
+  /** A shard's counters (made, with its call meter, the first time the shard is seen). */
+  ShardCounters counters(int shard) {
+    ShardCounters[] by = byShard;
+    ShardCounters c = shard >= 0 && shard < by.length ? by[shard] : null;
+    return c != null ? c : made(shard);
+  }
+
+  private synchronized ShardCounters made(int shard) {
+    int at = Math.max(shard, 0);
+    ShardCounters[] by = byShard;
+    if (at < by.length && by[at] != null) {
+      return by[at];
     }
-    t.record(nanos, TimeUnit.NANOSECONDS);
+    ShardCounters c = new ShardCounters();
+    keep(FunctionTimer.builder(MeterNames.SHARD_CALLS, c, k -> k.count(ShardCounters.CALLS),
+        k -> k.total(ShardCounters.CALLS), TimeUnit.NANOSECONDS).description("From taking a shard connection to giving it back")
+        .tags(cluster).tag("shard", Integer.toString(shard)).register(registry));
+    ShardCounters[] grown = java.util.Arrays.copyOf(by, Math.max(by.length, at + 1));
+    grown[at] = c;
+    byShard = grown; // a small array, read without a lock: its length and first slots share a cache line
+    return c;
   }
 
   void shardError(int shard, SQLException error) {

@@ -8,13 +8,16 @@ public final class MeterNames {
 
   /** Logical statements: tags cluster, operation (select, insert, ...), route, outcome. */
   public static final String STATEMENTS = "shardex.statements";
-  /** Shard calls per logical statement: tags cluster, route. */
+  /**
+   * Shard calls per logical statement, where they vary (the routes that reach several shards, and a
+   * statement of the others that did not make its route's own count): tags cluster, route.
+   */
   public static final String FANOUT = "shardex.fanout.shards";
   /** Refused statements: tags cluster, error.type (the SHX id). */
   public static final String REFUSALS = "shardex.refusals";
   /** Failed statements: tags cluster, error.type (SHX id or vendor code). */
   public static final String ERRORS = "shardex.errors";
-  /** Shard calls, from taking the shard's connection to giving it back: tags cluster, shard. */
+  /** Shard calls (a function timer: count, total), from taking the shard's connection to giving it back: tags cluster, shard. */
   public static final String SHARD_CALLS = "shardex.shard.calls";
   /** Shard calls that failed, not counting the client's own errors: tags cluster, shard, error.type. */
   public static final String SHARD_ERRORS = "shardex.shard.errors";

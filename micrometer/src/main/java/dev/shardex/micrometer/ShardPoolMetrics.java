@@ -13,7 +13,6 @@ import io.micrometer.core.instrument.Timer;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.LongAdder;
 import java.util.function.ToDoubleFunction;
 
 /**
@@ -24,18 +23,21 @@ import java.util.function.ToDoubleFunction;
  * <p>HikariCP tells its tracker the acquire and usage time of every borrow, that is of every
  * one-shard statement. HikariCP's own tracker records them in Micrometer timers (a decaying
  * maximum and two adders each, plus histograms when configured); these are function timers over
- * two adders, read when the registry is scraped: the same {@code _count} and {@code _sum}, no
- * {@code _max}. Connection creation, rare, stays a full timer.
+ * the shard's {@link ShardCounters}, shared with its shard call meter and read when the registry
+ * is scraped: the same {@code _count} and {@code _sum}, no {@code _max}. Connection creation,
+ * rare, stays a full timer.
  */
 final class ShardPoolMetrics implements MetricsTrackerFactory {
   private final MeterRegistry registry;
   private final String cluster;
   private final int shard;
+  private final ShardCounters counters;
 
-  ShardPoolMetrics(MeterRegistry registry, String cluster, int shard) {
+  ShardPoolMetrics(MeterRegistry registry, String cluster, int shard, ShardCounters counters) {
     this.registry = registry;
     this.cluster = cluster;
     this.shard = shard;
+    this.counters = counters;
   }
 
   @Override
@@ -45,14 +47,12 @@ final class ShardPoolMetrics implements MetricsTrackerFactory {
 
   private final class Tracker implements IMetricsTracker {
     private final List<Meter> meters = new ArrayList<>();
-    private final Adders acquire = new Adders();
-    private final Adders usage = new Adders();
     private final Timer creation;
     private final Counter timeouts;
 
     Tracker(Tags tags, PoolStats stats) {
-      acquire.register("hikaricp.connections.acquire", "Connection acquire time", tags, TimeUnit.NANOSECONDS);
-      usage.register("hikaricp.connections.usage", "Connection usage time", tags, TimeUnit.MILLISECONDS);
+      timer("hikaricp.connections.acquire", "Connection acquire time", tags, ShardCounters.ACQUIRES, TimeUnit.NANOSECONDS);
+      timer("hikaricp.connections.usage", "Connection usage time", tags, ShardCounters.USAGES, TimeUnit.MILLISECONDS);
       creation = keep(Timer.builder("hikaricp.connections.creation").description("Connection creation time").tags(tags)
           .register(registry));
       timeouts = keep(Counter.builder("hikaricp.connections.timeout").description("Connection timeout total count")
@@ -74,30 +74,20 @@ final class ShardPoolMetrics implements MetricsTrackerFactory {
       return meter;
     }
 
-    /** A function timer's count and total, in the unit HikariCP reports it in. */
-    private final class Adders {
-      private final LongAdder count = new LongAdder();
-      private final LongAdder total = new LongAdder();
-
-      void register(String name, String description, Tags tags, TimeUnit unit) {
-        keep(FunctionTimer.builder(name, this, a -> a.count.sum(), a -> a.total.sum(), unit).description(description)
-            .tags(tags).register(registry));
-      }
-
-      void record(long amount) {
-        count.increment();
-        total.add(amount);
-      }
+    /** A function timer over one of the shard's counters, in the unit HikariCP reports it in. */
+    private void timer(String name, String description, Tags tags, int what, TimeUnit unit) {
+      keep(FunctionTimer.builder(name, counters, c -> c.count(what), c -> c.total(what), unit).description(description)
+          .tags(tags).register(registry));
     }
 
     @Override
     public void recordConnectionAcquiredNanos(long nanos) {
-      acquire.record(nanos);
+      counters.add(ShardCounters.ACQUIRES, nanos);
     }
 
     @Override
     public void recordConnectionUsageMillis(long millis) {
-      usage.record(millis);
+      counters.add(ShardCounters.USAGES, millis);
     }
 
     @Override

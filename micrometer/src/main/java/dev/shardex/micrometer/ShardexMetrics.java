@@ -20,10 +20,11 @@ import java.util.concurrent.ConcurrentHashMap;
  * </pre>
  *
  * <p>Every meter is resolved once per cluster (and per shard, SHX id or error code the first time
- * it is seen) and then only recorded: a statement costs one timer record, one summary record and,
- * per shard call, one timer record (the driver times the call) and two adder increments in the
- * shard pool's tracker; it allocates nothing. Meter names and tags are listed in
- * {@link MeterNames} and docs/observability.md.
+ * it is seen) and then only recorded: a one-shard statement costs one timer record and, for its
+ * shard call (the driver times it), two adds here and three in the shard pool's tracker, all to
+ * one stretch of memory per shard ({@link ShardCounters}); it allocates nothing ({@link ClusterMeters} says why the call meter is a function timer
+ * and when the fan-out summary is recorded). Meter names and tags are listed in {@link MeterNames}
+ * and docs/observability.md.
  */
 public final class ShardexMetrics implements ShardexListener {
   private final MeterRegistry registry;
@@ -66,7 +67,9 @@ public final class ShardexMetrics implements ShardexListener {
 
   @Override
   public void poolCreating(ClusterView cluster, int shard, HikariConfig config) {
-    config.setMetricsTrackerFactory(new ShardPoolMetrics(registry, cluster.name(), shard));
+    ClusterMeters m = clusters.get(cluster);
+    config.setMetricsTrackerFactory(
+        new ShardPoolMetrics(registry, cluster.name(), shard, m == null ? new ShardCounters() : m.counters(shard)));
   }
 
   @Override

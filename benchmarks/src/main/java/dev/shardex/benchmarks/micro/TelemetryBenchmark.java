@@ -34,7 +34,10 @@ import org.openjdk.jmh.annotations.Warmup;
  * metrics tracker around the borrow (a clock read and the acquire time, a clock read and the usage
  * time, as its MetricsTrackerDelegate does). {@code none} is shardex.telemetry=none, {@code jmx} the default (the
  * cluster's MBean counters and the slow-statement log), {@code micrometer} shardex-micrometer on a
- * SimpleMeterRegistry with the slow log (shardex.telemetry=listeners). Run with {@code -prof gc}.
+ * SimpleMeterRegistry with the slow log (shardex.telemetry=listeners), {@code empty} a registered
+ * listener that hears statement and shard call ends and does nothing with them (the driver's own
+ * work for a listener like shardex-micrometer: the trace, the clock reads that time statements and
+ * calls; shardex.telemetry=listeners, with the slow log). Run with {@code -prof gc}.
  * The end-to-end figures (a statement against a real shard, per telemetry setting) are
  * {@code ExecutionBenchmark}'s and {@code TelemetryCost}'s.
  */
@@ -45,7 +48,7 @@ import org.openjdk.jmh.annotations.Warmup;
 @Fork(value = 1, jvmArgsAppend = {"-Xmx512m", "-Dorg.slf4j.simpleLogger.defaultLogLevel=warn"})
 @State(Scope.Benchmark)
 public class TelemetryBenchmark {
-  @Param({"none", "jmx", "micrometer", "jmx-micrometer"})
+  @Param({"none", "jmx", "micrometer", "jmx-micrometer", "empty"})
   public String telemetry;
   /** Whether {@link #start} registers shardex-micrometer itself (main registers it once for several settings). */
   private boolean registers = true;
@@ -63,16 +66,17 @@ public class TelemetryBenchmark {
   /** A logical connection's slot for its running statement, as ShardSession keeps it. */
   static final class Connection implements ClusterEvents.Statements {
     private StatementTrace trace;
-    private volatile StatementTrace running;
+    private final java.util.concurrent.atomic.AtomicReference<StatementTrace> running =
+        new java.util.concurrent.atomic.AtomicReference<>();
 
     @Override
     public StatementTrace running() {
-      return running;
+      return running.get();
     }
 
     @Override
     public void running(StatementTrace t) {
-      running = t;
+      running.lazySet(t); // as ShardSession: a release store
     }
 
     @Override
@@ -140,9 +144,11 @@ public class TelemetryBenchmark {
         .template();
     if (telemetry.endsWith("micrometer") && registers) {
       registration = micrometer();
+    } else if (telemetry.equals("empty") && registers) {
+      registration = ShardexTelemetry.register(new Empty());
     }
-    events = ClusterEvents.of(telemetry.equals("micrometer") ? "listeners" : telemetry.startsWith("jmx") ? "jmx" : telemetry,
-        1000, new FourShards());
+    events = ClusterEvents.of(telemetry.equals("micrometer") || telemetry.equals("empty") ? "listeners"
+        : telemetry.startsWith("jmx") ? "jmx" : telemetry, 1000, new FourShards());
     events.open();
     com.zaxxer.hikari.HikariConfig config = new com.zaxxer.hikari.HikariConfig();
     events.poolCreating(shard.id(), config);
@@ -188,6 +194,15 @@ public class TelemetryBenchmark {
     return trace;
   }
 
+  /** Hears what shardex-micrometer hears, does nothing with it. */
+  static final class Empty implements dev.shardex.driver.events.ShardexListener {
+    @Override
+    public void statementEnded(dev.shardex.driver.events.StatementView statement, Object started) {}
+
+    @Override
+    public void shardCallEnded(ClusterView cluster, Object call, Shard shard, long nanos) {}
+  }
+
   private static AutoCloseable micrometer() {
     return ShardexTelemetry.register(
         new dev.shardex.micrometer.ShardexMetrics(new io.micrometer.core.instrument.simple.SimpleMeterRegistry()));
@@ -197,13 +212,16 @@ public class TelemetryBenchmark {
    * The same, as CPU time of the calling thread (machine load stretches JMH's wall-clock figures,
    * hardly this): the settings take turns in blocks, median ns per statement of each. A registered
    * listener applies to every cluster that takes listeners, so none and jmx are measured before
-   * shardex-micrometer is registered, and none, micrometer and jmx-micrometer after.
+   * shardex-micrometer is registered, none, micrometer and jmx-micrometer while it is, then none and empty.
    * {@code -Dbench.main=dev.shardex.benchmarks.micro.TelemetryBenchmark -Dbench.skipJmh=true}.
    */
   public static void main(String[] args) throws Exception {
     compare(new String[] {"none", "jmx"});
     try (AutoCloseable installed = micrometer()) {
       compare(new String[] {"none", "micrometer", "jmx-micrometer"});
+    }
+    try (AutoCloseable installed = ShardexTelemetry.register(new Empty())) {
+      compare(new String[] {"none", "empty"});
     }
     System.exit(0);
   }

@@ -9,19 +9,22 @@ import java.util.concurrent.Executor;
 
 /**
  * Several listeners as one. Each event goes only to the listeners that override its method (the
- * slow-statement log hears statement ends, not shard calls), so a listener that ignores the
- * per-call events costs nothing there. Each listener gets its own state back: as it is when it is
+ * JMX beans hear shard call starts, not their ends), so a listener that ignores an event costs
+ * nothing there. Each listener gets its own state back: as it is when it is
  * the only one that hears that kind of event, else in an {@code Object[]} (one slot per
  * listener) made only when some listener returned a state.
  */
 final class Listeners implements ShardexListener {
   private final ShardexListener[] all;
   private final boolean[] statements;
-  /** Of those, the ones that override statementStarted (the others' default returns null). */
+  /** Of those, the ones that override statementStarted (the others' default returns null), statementEnded. */
   private final boolean[] starts;
+  private final boolean[] ends;
   private final boolean[] calls;
-  /** Of those, the ones that override shardCallStarted. */
+  /** Of those, the ones that override shardCallStarted, shardCallEnded, shardCallFailed. */
   private final boolean[] callStarts;
+  private final boolean[] callEnds;
+  private final boolean[] callFails;
   /** What any of them hears. */
   private final Hearing hearing;
   /** The one listener that hears statements (or shard calls), or -1 when several do. */
@@ -32,15 +35,21 @@ final class Listeners implements ShardexListener {
     this.all = all;
     this.statements = new boolean[all.length];
     this.starts = new boolean[all.length];
+    this.ends = new boolean[all.length];
     this.calls = new boolean[all.length];
     this.callStarts = new boolean[all.length];
+    this.callEnds = new boolean[all.length];
+    this.callFails = new boolean[all.length];
     Hearing any = Hearing.NOTHING;
     for (int i = 0; i < all.length; i++) {
       Hearing h = Hearing.of(all[i]);
       starts[i] = h.statementStarts();
+      ends[i] = h.statementEnds();
       statements[i] = h.statements();
-      calls[i] = h.calls();
       callStarts[i] = h.callStarts();
+      callEnds[i] = h.callEnds();
+      callFails[i] = h.callFails();
+      calls[i] = h.calls();
       any = any.or(h);
     }
     hearing = any;
@@ -52,24 +61,32 @@ final class Listeners implements ShardexListener {
    * Which events a listener hears, read once from the methods it overrides: the driver skips a
    * call (and the clock reads that timing calls takes) that no listener would act on.
    */
-  record Hearing(boolean statementStarts, boolean statements, boolean callStarts, boolean callEnds, boolean calls) {
+  record Hearing(boolean statementStarts, boolean statementEnds, boolean callStarts, boolean callEnds, boolean callFails) {
     static final Hearing NOTHING = new Hearing(false, false, false, false, false);
 
     static Hearing of(ShardexListener l) {
       if (l instanceof Listeners several) {
         return several.hearing;
       }
-      boolean starts = overrides(l, "statementStarted", StatementView.class);
-      boolean callStarts = overrides(l, "shardCallStarted", ClusterView.class, StatementView.class, Object.class, Shard.class);
-      boolean callEnds = overrides(l, "shardCallEnded", ClusterView.class, Object.class, Shard.class, long.class);
-      return new Hearing(starts, starts || overrides(l, "statementEnded", StatementView.class, Object.class), callStarts,
-          callEnds, callStarts || callEnds
-              || overrides(l, "shardCallFailed", ClusterView.class, Object.class, Shard.class, SQLException.class));
+      return new Hearing(overrides(l, "statementStarted", StatementView.class),
+          overrides(l, "statementEnded", StatementView.class, Object.class),
+          overrides(l, "shardCallStarted", ClusterView.class, StatementView.class, Object.class, Shard.class),
+          overrides(l, "shardCallEnded", ClusterView.class, Object.class, Shard.class, long.class),
+          overrides(l, "shardCallFailed", ClusterView.class, Object.class, Shard.class, SQLException.class));
+    }
+
+    /** Whether it hears statements (its state from a start goes to its end). */
+    boolean statements() {
+      return statementStarts || statementEnds;
+    }
+
+    boolean calls() {
+      return callStarts || callEnds || callFails;
     }
 
     Hearing or(Hearing o) {
-      return new Hearing(statementStarts || o.statementStarts, statements || o.statements, callStarts || o.callStarts,
-          callEnds || o.callEnds, calls || o.calls);
+      return new Hearing(statementStarts || o.statementStarts, statementEnds || o.statementEnds,
+          callStarts || o.callStarts, callEnds || o.callEnds, callFails || o.callFails);
     }
   }
 
@@ -166,7 +183,7 @@ final class Listeners implements ShardexListener {
   @Override
   public void statementEnded(StatementView statement, Object started) {
     for (int i = 0; i < all.length; i++) {
-      if (statements[i]) {
+      if (ends[i]) {
         all[i].statementEnded(statement, at(started, i, onlyStatements));
       }
     }
@@ -190,7 +207,7 @@ final class Listeners implements ShardexListener {
   @Override
   public void shardCallFailed(ClusterView cluster, Object call, Shard shard, SQLException error) {
     for (int i = 0; i < all.length; i++) {
-      if (calls[i]) {
+      if (callFails[i]) {
         all[i].shardCallFailed(cluster, at(call, i, onlyCalls), shard, error);
       }
     }
@@ -199,7 +216,7 @@ final class Listeners implements ShardexListener {
   @Override
   public void shardCallEnded(ClusterView cluster, Object call, Shard shard, long nanos) {
     for (int i = 0; i < all.length; i++) {
-      if (calls[i]) {
+      if (callEnds[i]) {
         all[i].shardCallEnded(cluster, at(call, i, onlyCalls), shard, nanos);
       }
     }

@@ -25,10 +25,12 @@ import java.util.concurrent.atomic.AtomicInteger;
  */
 public final class StatementTrace implements StatementView {
   private static final VarHandle HELD_CALL;
+  private static final VarHandle SHARD_FAILED;
 
   static {
     try {
       HELD_CALL = MethodHandles.lookup().findVarHandle(StatementTrace.class, "heldCall", Object.class);
+      SHARD_FAILED = MethodHandles.lookup().findVarHandle(StatementTrace.class, "shardFailed", boolean.class);
     } catch (ReflectiveOperationException e) {
       throw new ExceptionInInitializerError(e);
     }
@@ -65,8 +67,10 @@ public final class StatementTrace implements StatementView {
     summary = null;
     queryText = null;
     route = local(t.type()) ? RouteKind.LOCAL : RouteKind.NONE;
-    calls.set(0);
-    shardFailed = false;
+    // release stores, not volatile ones (no fence): what reads them on another thread, a fan-out
+    // thread's call, was handed its task after this, which orders it after these writes
+    calls.lazySet(0);
+    SHARD_FAILED.setRelease(this, false);
     outcome = null;
     errorType = null;
     error = null;
@@ -132,7 +136,7 @@ public final class StatementTrace implements StatementView {
   /** The held call ended: the slot is free for the next one. */
   void release() {
     heldState = null;
-    heldCall = null;
+    HELD_CALL.setRelease(this, (Object) null); // the next call's compare-and-set sees it, or takes the map
   }
 
   void shardFailed() {

@@ -40,6 +40,16 @@ public final class ShardSession implements ShardAccess, dev.shardex.driver.event
   /** Telemetry: this connection's statement trace (made on first use) and the statement running now, if traced. */
   private dev.shardex.driver.events.StatementTrace trace;
   private volatile dev.shardex.driver.events.StatementTrace running;
+  private static final java.lang.invoke.VarHandle RUNNING;
+
+  static {
+    try {
+      RUNNING = java.lang.invoke.MethodHandles.lookup().findVarHandle(ShardSession.class, "running",
+          dev.shardex.driver.events.StatementTrace.class);
+    } catch (ReflectiveOperationException e) {
+      throw new ExceptionInInitializerError(e);
+    }
+  }
 
   /** Work run once the transaction has committed; its failure leaves the commit as it is. */
   public interface AfterCommit {
@@ -91,7 +101,8 @@ public final class ShardSession implements ShardAccess, dev.shardex.driver.event
 
   @Override
   public void running(dev.shardex.driver.events.StatementTrace t) {
-    running = t;
+    // a release store (no fence): the fan-out threads that read it were handed their tasks after it
+    RUNNING.setRelease(this, t);
   }
 
   @Override
