@@ -59,7 +59,8 @@ public class MergeBenchmark {
       ids.append(s == 0 ? "" : ", ").append(s);
     }
     shards = ids.toString();
-    spec = new TemplateCache(100).merge("SELECT post_id, created_at FROM posts ORDER BY " + order, shards);
+    spec = new TemplateCache(100).merge("SELECT post_id, created_at FROM posts ORDER BY " + order, shards,
+        dev.shardex.driver.sql.WindowRule.NONE);
     if (spec.hidden() != 0 || spec.order().size() != 1) {
       throw new IllegalStateException("unexpected merge spec " + spec);
     }
