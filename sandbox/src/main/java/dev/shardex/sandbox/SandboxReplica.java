@@ -63,6 +63,17 @@ public final class SandboxReplica {
         Replication.control(server, "START SLAVE SQL_THREAD");
     }
 
+    /**
+     * Delays the replica's replay by {@code seconds} (MariaDB's MASTER_DELAY; 0 removes it): it lags by
+     * that much for real, with both replication threads running, so its lag is known.
+     */
+    public void delay(int seconds) {
+        ensureOpen.run();
+        Replication.control(server, "STOP SLAVE");
+        Replication.control(server, "CHANGE MASTER TO MASTER_DELAY = " + seconds);
+        Replication.control(server, "START SLAVE");
+    }
+
     /** Waits until the replica has applied everything its shard has logged so far. */
     public void awaitCaughtUp() {
         ensureOpen.run();

@@ -32,6 +32,9 @@ public final class Cluster implements AutoCloseable {
         new dev.shardex.driver.events.ClusterFacts(config.instance, name, directory, pools));
     this.metrics = new dev.shardex.driver.execute.Metrics(events);
     pools.tell(events);
+    if (config.tracksWrites()) {
+      pools.trackWrites(); // before any pool exists: read-your-writes reads each write's GTID from its OK packet
+    }
     events.open();
     this.templates = new TemplateCache(config.templateCacheSize);
     this.schemas = new dev.shardex.driver.route.TableSchemas(directory, id -> pools.borrow(directory.shard(id)));

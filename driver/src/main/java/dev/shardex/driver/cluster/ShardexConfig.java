@@ -47,6 +47,9 @@ public final class ShardexConfig implements ShardPools.Credentials {
   final boolean readOnlyReplica;
   final long replicaMaxLagMs;
   final int replicaPoolSize;
+  /** shardex.readYourWrites and shardex.causalWaitMs (only for connections that read from replicas). */
+  final boolean readYourWrites;
+  final long causalWaitMs;
   final boolean autoPoll;
   /** shardex.telemetry: jmx, listeners or none. */
   final String telemetry;
@@ -138,6 +141,8 @@ public final class ShardexConfig implements ShardPools.Credentials {
     this.readOnlyReplica = ShardexProperty.READ_ONLY_TARGET.get(props).equalsIgnoreCase("replica");
     this.replicaMaxLagMs = ShardexProperty.REPLICA_MAX_LAG_MS.getLong(props);
     this.replicaPoolSize = (int) Math.min(1000, ShardexProperty.REPLICA_POOL_SIZE.getLong(props));
+    this.readYourWrites = ShardexProperty.READ_YOUR_WRITES.getBoolean(props);
+    this.causalWaitMs = Math.min(3_600_000, ShardexProperty.CAUSAL_WAIT_MS.getLong(props));
     if (pollMs >= leaseMs) {
       throw ShardexError.BAD_OPTION.exception("shardex.pollMs", pollMs, "must be smaller than shardex.leaseMs (" + leaseMs + ")");
     }
@@ -191,7 +196,14 @@ public final class ShardexConfig implements ShardPools.Credentials {
 
   /** What this connection's reads may do with replicas, or null when it never reads from one (the default). */
   public dev.shardex.driver.execute.ReplicaReads.Ask replicaAsk() {
-    return replicaReads || readOnlyReplica ? new dev.shardex.driver.execute.ReplicaReads.Ask(replicaReads, replicaMaxLagMs) : null;
+    return replicaReads || readOnlyReplica
+        ? new dev.shardex.driver.execute.ReplicaReads.Ask(replicaReads, replicaMaxLagMs, readYourWrites ? causalWaitMs : 0)
+        : null;
+  }
+
+  /** Whether this cluster's shard connections track each write's GTID (read-your-writes for replica reads). */
+  public boolean tracksWrites() {
+    return (replicaReads || readOnlyReplica) && readYourWrites;
   }
 
   public int replicaPoolSize() {

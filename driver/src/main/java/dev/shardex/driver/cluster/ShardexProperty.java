@@ -50,6 +50,11 @@ public enum ShardexProperty {
   REPLICA_MAX_LAG_MS("shardex.replicaMaxLagMs", "5000",
       "A replica whose measured lag is above this (ms), or unknown, takes no reads; they go to the primary."),
   REPLICA_POOL_SIZE("shardex.replicaPoolSize", "4", "Maximum physical connections per replica (HikariCP maximumPoolSize)."),
+  READ_YOUR_WRITES("shardex.readYourWrites", "true",
+      "For connections that read from replicas: a replica read of a shard this connection wrote first waits (in the same round trip, MASTER_GTID_WAIT) until the replica has applied that write, else goes to the primary; 'false' reads replicas as they are (docs/replicas.md).",
+      "true", "false"),
+  CAUSAL_WAIT_MS("shardex.causalWaitMs", "1000",
+      "How long (ms) a replica read waits for this connection's last write on that shard (shardex.readYourWrites) before it goes to the primary instead."),
   INSTANCE("shardex.instance", "default",
       "Name of this driver instance; connections with the same directory, user and instance share one directory client, caches and pools.");
 

@@ -99,42 +99,82 @@ public final class PlanExecutor {
   private static ShardResultSet readOne(int shard, RoutePlan plan, ShardAccess access, ShardCall call, Statement owner)
       throws SQLException {
     ShardLease lease = access.acquire(shard, false, true);
+    Statement st;
+    while ((st = ran(lease, access, call, shard, plan)) == null) {
+      lease = onPrimary(lease, access, shard);
+    }
     try {
-      access.metrics().roundTrip();
-      return new ShardResultSet(call.run(lease, shard, plan).getResultSet(), owner, lease);
-    } catch (SQLException e) {
-      SQLException named = lease.translate(e);
-      closeQuietly(lease);
-      throw named;
-    } catch (RuntimeException e) {
-      closeQuietly(lease); // the connection goes back even when the failure is a bug
-      throw e;
+      return new ShardResultSet(st.getResultSet(), owner, lease);
+    } catch (SQLException | RuntimeException e) {
+      throw failed(lease, e);
     }
   }
 
   private static Outcome one(RoutePlan plan, ShardAccess access, ShardCall call, boolean wantKeys, Statement owner)
       throws SQLException {
     ShardLease lease = access.acquire(plan.single(), plan.write(), true);
+    Statement st;
+    while ((st = ran(lease, access, call, plan.single(), plan)) == null) {
+      lease = onPrimary(lease, access, plan.single());
+    }
+    try {
+      return outcome(st, lease, wantKeys, owner);
+    } catch (SQLException | RuntimeException e) {
+      throw failed(lease, e);
+    }
+  }
+
+  /**
+   * Runs one shard's share on the lease: its statement, or null when the lease is a replica's and the
+   * read must run again on the primary (it did not catch up with its connection's write, or failed there).
+   */
+  private static Statement ran(ShardLease lease, ShardAccess access, ShardCall call, int shard, RoutePlan plan)
+      throws SQLException {
     try {
       access.metrics().roundTrip();
-      Statement st = call.run(lease, plan.single(), plan);
-      ResultSet rs = st.getResultSet();
-      if (rs != null) {
-        return new Outcome(new ShardResultSet(rs, owner, lease), -1, null);
-      }
-      long count = st.getLargeUpdateCount();
-      ResultSet keys = wantKeys ? InMemoryResults.copy(st.getGeneratedKeys()) : null;
-      long id = insertId(st);
-      lease.close();
-      return Outcome.count(count, keys, id);
+      Statement st = call.run(lease, shard, plan);
+      return !lease.onReplica() || lease.caughtUp(st) ? st : null;
     } catch (SQLException e) {
-      SQLException named = lease.translate(e);
-      closeQuietly(lease);
-      throw named;
+      if (lease.retriesOnPrimary(e)) {
+        return null;
+      }
+      throw failed(lease, e);
     } catch (RuntimeException e) {
-      closeQuietly(lease);
-      throw e;
+      throw failed(lease, e);
     }
+  }
+
+  /** A replica's read that must run again: the primary's lease instead. */
+  private static ShardLease onPrimary(ShardLease replica, ShardAccess access, int shard) throws SQLException {
+    closeQuietly(replica);
+    return access.primary(shard);
+  }
+
+  /**
+   * The lease's failure: an SQLException named for its shard (SHX1401 when unreachable), a bug as it
+   * is; the connection goes back either way.
+   */
+  private static SQLException failed(ShardLease lease, Exception e) {
+    if (e instanceof RuntimeException bug) {
+      closeQuietly(lease);
+      throw bug;
+    }
+    SQLException named = lease.translate((SQLException) e);
+    closeQuietly(lease);
+    return named;
+  }
+
+  /** A single shard's statement, run: its rows (the lease closes with them), or its count and keys (the lease closes now). */
+  private static Outcome outcome(Statement st, ShardLease lease, boolean wantKeys, Statement owner) throws SQLException {
+    ResultSet rs = st.getResultSet();
+    if (rs != null) {
+      return new Outcome(new ShardResultSet(rs, owner, lease), -1, null);
+    }
+    long count = st.getLargeUpdateCount();
+    ResultSet keys = wantKeys ? InMemoryResults.copy(st.getGeneratedKeys()) : null;
+    long id = insertId(st);
+    lease.close();
+    return Outcome.count(count, keys, id);
   }
 
   /** A write on several shards: all are tried; a partial failure names who applied and who did not. */

@@ -40,7 +40,11 @@ public final class ReplicaHealth implements AutoCloseable {
     LAGGING,
     UNKNOWN,
     MOVING,
-    DOWN
+    DOWN,
+    /** Read-your-writes: the replica did not reach this connection's write within causalWaitMs, or its position was not known yet. */
+    CAUSAL,
+    /** The read failed on the replica (it died under it, ...) and ran again on the primary. */
+    FAILED
   }
 
   private final Directory directory;
@@ -52,6 +56,9 @@ public final class ReplicaHealth implements AutoCloseable {
   private static final int HISTORY = 128;
   private final Map<Fallback, AtomicLong> fallbacks = new ConcurrentHashMap<>();
   private final AtomicLong replicaReads = new AtomicLong();
+  private final AtomicLong waits = new AtomicLong();
+  /** Per shard, the newest position a probe read on its primary (read by connections' threads). */
+  private final Map<Integer, Point> latest = new ConcurrentHashMap<>();
   private final ScheduledExecutorService probe;
 
   public ReplicaHealth(Directory directory, ShardPools pools, long probeMs, String name) {
@@ -94,6 +101,18 @@ public final class ReplicaHealth implements AutoCloseable {
     return s.coversNanos() > directory.lastMoveNanos() ? null : Fallback.MOVING;
   }
 
+  /** Whether the probe found the replica covering a primary position read after {@code nanos} (so every commit finished before then). */
+  boolean covers(Replica r, long nanos) {
+    State s = states.get(key(r.shardId(), r.replicaId()));
+    return s != null && s.coversNanos() > nanos;
+  }
+
+  /** The newest primary position a probe read after {@code nanos}, or null (no probe since). */
+  String positionAfter(int shard, long nanos) {
+    Point p = latest.get(shard);
+    return p != null && p.nanos() > nanos ? p.position() : null;
+  }
+
   /** A borrow from the replica failed: it takes no read until a probe finds it again. */
   void down(Replica r, SQLException e) {
     states.put(key(r.shardId(), r.replicaId()),
@@ -113,7 +132,19 @@ public final class ReplicaHealth implements AutoCloseable {
     return fallbacks.get(f).get();
   }
 
-  /** Reads a replica answered. */
+  void waitSent() {
+    waits.incrementAndGet();
+  }
+
+  /**
+   * Reads sent to a replica (counted in {@link #replicaReads}) behind a wait for their connection's
+   * write; those that timed out ran again on the primary and are counted as {@link Fallback#CAUSAL} too.
+   */
+  public long causalWaits() {
+    return waits.get();
+  }
+
+  /** Reads a replica answered, or was sent (a read that then ran on the primary is also counted as CAUSAL or FAILED). */
   public long replicaReads() {
     return replicaReads.get();
   }
@@ -136,7 +167,10 @@ public final class ReplicaHealth implements AutoCloseable {
   private void probe(Shard shard) throws SQLException {
     try (Connection primary = pools.borrow(shard)) {
       java.util.ArrayList<Point> points = history.computeIfAbsent(shard.id(), k -> new java.util.ArrayList<>());
-      points.add(new Point(ReplicaLag.position(primary), System.nanoTime()));
+      long before = System.nanoTime(); // stamped before the read: the position holds every commit finished by then
+      Point read = new Point(ReplicaLag.position(primary), before);
+      points.add(read);
+      latest.put(shard.id(), read);
       if (points.size() > HISTORY) {
         points.remove(0);
       }

@@ -23,6 +23,10 @@ public final class ShardLease implements AutoCloseable {
   private boolean failed;
   private boolean broken;
   private volatile boolean released;
+  /** A replica's read: what it waits for (null on a primary's lease). */
+  private ReplicaWait replica;
+  /** A write's lease on a connection that reads replicas and its own writes: told the write's GTID at close. */
+  private ReplicaReads tracker;
 
   ShardLease(ShardSession session, Shard shard, Connection connection, boolean pinned) {
     this.session = session;
@@ -30,6 +34,39 @@ public final class ShardLease implements AutoCloseable {
     this.connection = connection;
     this.pinned = pinned;
     session.metrics().events().callStarted(session, shard, this, connection);
+  }
+
+  void onReplica(ReplicaWait wait) {
+    this.replica = wait;
+  }
+
+  void tracks(ReplicaReads reads) {
+    this.tracker = reads;
+  }
+
+  /** Whether this lease reads from a replica (its read may have to run again on the primary, see {@link ReplicaWait}). */
+  public boolean onReplica() {
+    return replica != null;
+  }
+
+  /** The text a plain statement sends: the call's own, or on a replica that must catch up first, the wait and then it. */
+  public String sql(String text) {
+    return replica == null ? text : replica.text(text);
+  }
+
+  /** After a replica's read ran: whether its result may be used (else it runs again on the primary). */
+  public boolean caughtUp(Statement st) throws SQLException {
+    return replica == null || replica.caughtUp(st);
+  }
+
+  /** A replica's read failed: whether to run it on the primary instead; the connection is not kept. */
+  public boolean retriesOnPrimary(SQLException e) {
+    if (replica == null || !replica.retries(e)) {
+      return false;
+    }
+    failed = true;
+    broken |= ErrorKind.of(e) == ErrorKind.CONNECTION_LOST;
+    return true;
   }
 
   public Connection connection() {
@@ -43,7 +80,11 @@ public final class ShardLease implements AutoCloseable {
   /** This lease's prepared statement for the text, reused from earlier executions on the connection. */
   public PreparedStatement prepare(String sql, boolean generatedKeys) throws SQLException {
     giveBack();
-    slot = session.statements(connection).prepare(sql, generatedKeys);
+    if (replica != null && replica.waits()) {
+      slot = session.statements(connection).once(replica.text(sql), generatedKeys); // its text names a position
+    } else {
+      slot = session.statements(connection).prepare(sql, generatedKeys);
+    }
     return (PreparedStatement) slot.statement();
   }
 
@@ -88,6 +129,9 @@ public final class ShardLease implements AutoCloseable {
       released = true;
       session.metrics().events().callEnded(session, shard, this);
       giveBack();
+      if (tracker != null) {
+        tracker.wrote(shard.id(), connection); // before the connection can serve anyone else
+      }
       if (!pinned) {
         session.release(shard, connection, broken);
       }

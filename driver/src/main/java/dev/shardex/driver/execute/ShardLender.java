@@ -44,9 +44,21 @@ final class ShardLender {
   synchronized ShardLease acquire(int shardId, boolean write, boolean mayPin) throws SQLException {
     if (held != null && write && mayPin) {
       ShardLease again = held.held(shardId);
-      return again != null ? again : held.lease(shardId, acquireOwn(shardId, true, true));
+      return again != null ? again : held.lease(shardId, acquireOwn(shardId, true, true, false));
     }
-    return acquireOwn(shardId, write, mayPin);
+    return acquireOwn(shardId, write, mayPin, true);
+  }
+
+  /** A read's connection to the shard's primary: a replica's read that did not catch up, or failed, runs again here. */
+  synchronized ShardLease primary(int shardId) throws SQLException {
+    return acquireOwn(shardId, false, true, false);
+  }
+
+  /** The transaction ended: read-your-writes counts its writes once it committed. */
+  void ended(boolean commit) {
+    if (replicas != null && replicas.tracksWrites()) {
+      replicas.ended(commit, pinned);
+    }
   }
 
   void replicaReads(ReplicaReads r) {
@@ -76,7 +88,7 @@ final class ShardLender {
     }
   }
 
-  private ShardLease acquireOwn(int shardId, boolean write, boolean mayPin) throws SQLException {
+  private ShardLease acquireOwn(int shardId, boolean write, boolean mayPin, boolean replicaOk) throws SQLException {
     Shard shard = directory.shard(shardId);
     if (!shard.status().acceptsReads()) {
       throw ShardexError.SHARD_OFFLINE.exception(shardId, shardId);
@@ -84,7 +96,7 @@ final class ShardLender {
     if (write && !shard.status().acceptsWrites()) {
       throw ShardexError.SHARD_READ_ONLY.exception(shardId, shardId);
     }
-    if (replicaRead && !write && held == null) {
+    if (replicaRead && replicaOk && !write && held == null) {
       ShardLease onReplica = replicas.lease(session, shard, state, pools);
       if (onReplica != null) {
         return onReplica;
@@ -98,6 +110,9 @@ final class ShardLender {
         } catch (SQLException e) {
           throw session.translate(shard, e);
         }
+      }
+      if (write && replicas != null && replicas.tracksWrites()) {
+        replicas.writing(shardId); // remembered if the transaction commits
       }
       return new ShardLease(session, shard, c, true);
     }
@@ -119,7 +134,15 @@ final class ShardLender {
     if (pin) {
       pin(shard, c);
     }
-    return new ShardLease(session, shard, c, pin);
+    ShardLease lease = new ShardLease(session, shard, c, pin);
+    if (write && replicas != null && replicas.tracksWrites()) {
+      if (pin) {
+        replicas.writing(shardId);
+      } else {
+        lease.tracks(replicas); // its GTID is read when the lease closes
+      }
+    }
+    return lease;
   }
 
   /** Gives a freshly borrowed connection the session's state (and the transaction, when it joins on use). */

@@ -28,6 +28,8 @@ public final class ShardPools implements AutoCloseable {
   /** Replica pools by "shard/replica", made on a replica's first read (only connections that ask for replicas read one). */
   private final Map<String, Pool> replicas = new ConcurrentHashMap<>();
   private volatile int replicaPoolSize = 4;
+  /** Primary pools' connections report each write's GTID in its OK packet (see {@link WriteGtid}). */
+  private volatile boolean trackWrites;
   private final StatementCache statements = new StatementCache();
   private volatile dev.shardex.driver.events.ClusterEvents events = dev.shardex.driver.events.ClusterEvents.OFF;
 
@@ -88,6 +90,11 @@ public final class ShardPools implements AutoCloseable {
 
   public void replicaPoolSize(int size) {
     this.replicaPoolSize = size;
+  }
+
+  /** Makes the primary pools made from now on track each write's GTID (a cluster whose connections read replicas). */
+  public void trackWrites() {
+    this.trackWrites = true;
   }
 
   /**
@@ -219,8 +226,12 @@ public final class ShardPools implements AutoCloseable {
     config.addDataSourceProperty("prepStmtCacheSqlLimit", "4096");
     config.addDataSourceProperty("allowMultiQueries", "true");
     config.addDataSourceProperty("connectTimeout", Long.toString(connectTimeoutMs));
+    boolean primary = poolName.equals(poolName(shard.id()));
+    if (primary && trackWrites) {
+      WriteGtid.track(config);
+    }
     passThrough.forEach((k, v) -> config.addDataSourceProperty(k.toString(), v));
-    if (poolName.equals(poolName(shard.id()))) { // a primary's pool: telemetry tracks it (replica pools not yet)
+    if (primary) { // a primary's pool: telemetry tracks it (replica pools not yet)
       events.poolCreating(shard.id(), config);
     }
     return new HikariDataSource(config);

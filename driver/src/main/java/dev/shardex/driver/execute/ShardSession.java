@@ -76,6 +76,16 @@ public final class ShardSession implements ShardAccess, dev.shardex.driver.event
     return lender.replicaEligible();
   }
 
+  @Override
+  public ShardLease primary(int shard) throws SQLException {
+    return lender.primary(shard);
+  }
+
+  /** The transaction ended (read-your-writes counts a committed transaction's writes). */
+  void ended(boolean commit) {
+    lender.ended(commit);
+  }
+
   /** The pipeline marks the replica-safe SELECT it is about to run (and unmarks it after). */
   public void replicaRead(boolean on) {
     lender.replicaRead(on);

@@ -91,6 +91,16 @@ public final class StatementCache {
       return fresh;
     }
 
+    /** A prepared statement used once and then closed (its text is not worth keeping). */
+    synchronized Slot once(String sql, boolean keys) throws SQLException {
+      PreparedStatement ps = keys ? physical.prepareStatement(sql, Statement.RETURN_GENERATED_KEYS)
+          : physical.prepareStatement(sql);
+      Slot fresh = new Slot(ps, this);
+      fresh.busy = true;
+      fresh.dropped = true;
+      return fresh;
+    }
+
     synchronized Slot plain() throws SQLException {
       Slot s = plain;
       if (s != null && !s.busy && !s.statement.isClosed()) {

@@ -64,6 +64,7 @@ final class TransactionEnd {
     try {
       endTold(commit);
     } finally {
+      session.ended(commit); // before the connections go: their last OK packets carry the commits' GTIDs
       tx.reset();
       tx.releaseGuards();
       if (branched) {

@@ -29,7 +29,7 @@ record BoundCall(String sql, ShardexPreparedStatement prepared, Parameters param
     ShardSql q = plan.sqlFor(sql, shard);
     if (prepared == null) {
       Statement s = lease.statement();
-      s.execute(q.text());
+      s.execute(lease.sql(q.text()));
       return s;
     }
     PreparedStatement ps = lease.prepare(q.text(), false);

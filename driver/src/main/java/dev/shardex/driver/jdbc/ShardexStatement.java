@@ -144,7 +144,7 @@ public class ShardexStatement extends StatementOptions implements ShardCall, Mer
   public Statement run(ShardLease lease, int shard, RoutePlan plan) throws SQLException {
     Statement s = lease.statement();
     configure(lease, s);
-    s.execute(plan.asWritten() ? plainSql : plan.sqlFor(plainSql, shard).text(), plainKeys);
+    s.execute(lease.sql(plan.asWritten() ? plainSql : plan.sqlFor(plainSql, shard).text()), plainKeys);
     return s;
   }
 

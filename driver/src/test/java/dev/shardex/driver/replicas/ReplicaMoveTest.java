@@ -43,7 +43,7 @@ class ReplicaMoveTest {
       int from = store.lookup(KeySpace.DEFAULT, Long.toString(USER)).shardId();
       for (int shard = 0; shard < 2; shard++) {
         sandbox.replica(shard, 0).awaitCaughtUp();
-        delay(sandbox, shard, 2);
+        sandbox.replica(shard, 0).delay(2);
       }
       try {
         ReplicaHealth health = TestCluster.cluster(c).replicaHealth();
@@ -82,18 +82,10 @@ class ReplicaMoveTest {
         assertTrue(health.replicaReads() >= after + 5, "replica reads resume once the replicas have passed the move");
       } finally {
         for (int shard = 0; shard < 2; shard++) {
-          delay(sandbox, shard, 0);
+          sandbox.replica(shard, 0).delay(0);
           sandbox.replica(shard, 0).awaitCaughtUp();
         }
       }
-    }
-  }
-
-  private static void delay(SandboxCluster sandbox, int shard, int seconds) throws SQLException {
-    try (Connection r = sandbox.replica(shard, 0).connect(); Statement s = r.createStatement()) {
-      s.execute("STOP SLAVE");
-      s.execute("CHANGE MASTER TO MASTER_DELAY = " + seconds);
-      s.execute("START SLAVE");
     }
   }
 
