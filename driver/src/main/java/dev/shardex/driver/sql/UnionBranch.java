@@ -7,6 +7,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import net.sf.jsqlparser.expression.Alias;
+import net.sf.jsqlparser.expression.AnalyticExpression;
 import net.sf.jsqlparser.expression.DoubleValue;
 import net.sf.jsqlparser.expression.Expression;
 import net.sf.jsqlparser.expression.Function;
@@ -99,7 +100,8 @@ final class UnionBranch {
     if (e instanceof AllColumns) {
       throw UnionSplit.refused(sql, "SELECT * in branch " + (b + 1), "name the columns");
     }
-    String type = e instanceof Column c ? columnType(c) : e instanceof Function f && f.getName() != null ? functionType(f) : null;
+    String type = e instanceof Column c ? columnType(c) : e instanceof Function f && f.getName() != null ? functionType(f)
+        : e instanceof AnalyticExpression a ? windowType(a) : null;
     if (type == null && !(e instanceof Column) && rowWise()) {
       compute(i, e, alias, what);
       return;
@@ -179,6 +181,28 @@ final class UnionBranch {
       return columnType(c);
     }
     return null;
+  }
+
+  /**
+   * A window function's type where the server's is fixed or its column's: numbers, ranks and counts
+   * BIGINT, PERCENT_RANK and CUME_DIST DOUBLE, a column's MIN, MAX, FIRST_VALUE, LAST_VALUE,
+   * NTH_VALUE, LAG and LEAD (without a default, which would mix in its own type) the column's; else
+   * null (refused: SUM's and AVG's precision are the server's to derive). The branch runs as a
+   * statement of its own, so its windows are computed as they would be alone (per shard only when
+   * partitioned by the key).
+   */
+  private String windowType(AnalyticExpression a) throws SQLException {
+    String name = a.getName() == null ? "" : a.getName().toUpperCase(Locale.ROOT);
+    switch (name) {
+      case "ROW_NUMBER", "RANK", "DENSE_RANK", "NTILE", "COUNT":
+        return COUNT_TYPE;
+      case "PERCENT_RANK", "CUME_DIST":
+        return "double";
+      case "MIN", "MAX", "FIRST_VALUE", "LAST_VALUE", "NTH_VALUE", "LAG", "LEAD":
+        return a.getExpression() instanceof Column c && a.getDefaultValue() == null && !a.isDistinct() ? columnType(c) : null;
+      default:
+        return null;
+    }
   }
 
   /** The catalog type of a column of one of the branch's tables, or null when it cannot be placed. */

@@ -150,6 +150,31 @@ class UnionTest {
   }
 
   @Test
+  void windowFunctionsInBranches_keepTheServersTypes() throws SQLException {
+    // partitioned by each branch's shard key (run per shard) and not (the branch is run whole by one server)
+    same("SELECT id, ROW_NUMBER() OVER (PARTITION BY id ORDER BY name) AS rn, RANK() OVER (PARTITION BY id ORDER BY name) AS rk"
+        + " FROM xu_users WHERE id < 8 UNION ALL SELECT buyer_id, ROW_NUMBER() OVER (PARTITION BY seller_id ORDER BY id),"
+        + " DENSE_RANK() OVER (PARTITION BY seller_id ORDER BY total) FROM xu_orders WHERE total > 800 ORDER BY 1, 2, 3", true);
+    same("SELECT id, NTILE(3) OVER (ORDER BY id) AS t, COUNT(*) OVER (PARTITION BY country) AS n FROM xu_users"
+        + " UNION SELECT buyer_id, NTILE(2) OVER (ORDER BY id), COUNT(buyer_id) OVER () FROM xu_orders WHERE seller_id = 2"
+        + " ORDER BY 1, 2, 3", true);
+    same("SELECT id, MAX(total) OVER (PARTITION BY seller_id) AS top, LAG(created_at) OVER (PARTITION BY seller_id ORDER BY id) AS prev,"
+        + " FIRST_VALUE(coupon) OVER (PARTITION BY seller_id ORDER BY id) AS first FROM xu_orders WHERE id < 40"
+        + " UNION ALL SELECT id, NULL, NULL, name FROM xu_users WHERE id < 4 ORDER BY 1, 2, 3, 4", true);
+    same("SELECT id, PERCENT_RANK() OVER (ORDER BY id) AS pr, CUME_DIST() OVER (ORDER BY id) AS cd FROM xu_users WHERE id < 9"
+        + " UNION ALL SELECT seller_id, 0, 1 FROM xu_orders WHERE id = 5 ORDER BY 1, 2", true);
+    try (Connection c = TestCluster.connect(); Statement s = c.createStatement()) {
+      SQLException e = assertThrows(SQLException.class, () -> s.executeQuery(
+          "SELECT id, SUM(total) OVER (PARTITION BY seller_id) FROM xu_orders UNION SELECT id, 0 FROM xu_users"));
+      assertTrue(e.getMessage().contains("column 2 of branch 1 (SUM(total) OVER (PARTITION BY seller_id"), e.getMessage());
+      assertTrue(e.getMessage().contains("whose exact type Shardex cannot tell"), e.getMessage());
+      SQLException lag = assertThrows(SQLException.class, () -> s.executeQuery(
+          "SELECT id, LAG(total, 1, 0) OVER (ORDER BY id) FROM xu_orders UNION SELECT id, 0 FROM xu_users"));
+      assertTrue(lag.getMessage().contains("whose exact type Shardex cannot tell"), lag.getMessage());
+    }
+  }
+
+  @Test
   void aBranchWithoutATable_isNotRepeatedPerShard() throws SQLException {
     same("SELECT id FROM xu_users WHERE id < 6 UNION ALL SELECT 0", false);
     same("SELECT id FROM xu_users WHERE country = 'NL' UNION ALL SELECT NULL UNION ALL SELECT 0", false);
