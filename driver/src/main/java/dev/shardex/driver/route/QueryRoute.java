@@ -53,8 +53,8 @@ final class QueryRoute {
     try {
       shards = where.shardsFor(-1, write);
     } catch (SQLException e) {
-      if (crossShardSelect(write) && (ShardexError.JOIN_NOT_ON_KEY.is(e) || where.unionApart)) {
-        return RoutePlan.join(); // its tables (or UNION branches) live apart: the executor tries a cross-shard plan
+      if (crossShardSelect(write) && (ShardexError.JOIN_NOT_ON_KEY.is(e) || where.unionApart || where.singleApart)) {
+        return RoutePlan.join(); // its tables (UNION branches, a SINGLE table) live apart: the executor tries a cross-shard plan
       }
       throw e;
     }

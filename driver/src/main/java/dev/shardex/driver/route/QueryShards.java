@@ -33,6 +33,8 @@ final class QueryShards {
   int[] splitShards;
   /** Set when the statement is refused because its UNION branches need different shards (a Union plan may answer it). */
   boolean unionApart;
+  /** Set when it is refused because its SHARDED tables and a SINGLE table live apart (a subquery run first may answer it). */
+  boolean singleApart;
 
   QueryShards(QueryRefs refs, Object[] values, RouteContext ctx) {
     this.t = refs.t;
@@ -118,6 +120,7 @@ final class QueryShards {
     }
     int home = homes.first();
     if (fromSharded == ALL || (!fromSharded.isEmpty() && (fromSharded.size() > 1 || fromSharded.get(0) != home))) {
+      singleApart = true;
       throw ShardexError.CROSS_SHARD.exception(t.type().name(),
           describe(fromSharded) + " and home shard " + home,
           "it combines SHARDED tables with a SINGLE table on shard " + home, "query them separately");

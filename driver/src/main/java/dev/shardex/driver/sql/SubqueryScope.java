@@ -41,7 +41,7 @@ final class SubqueryScope {
         }
         String table = JoinSplitter.unquote(t.getName());
         TableDef def = catalog.def(table);
-        scope.sharded |= def != null && def.kind() == TableKind.SHARDED;
+        scope.sharded |= def != null && def.kind() != TableKind.GLOBAL; // SHARDED, or SINGLE (on its home shard only)
         scope.names.put(JoinSplitter.unquote(t.getAlias() != null ? t.getAlias().getName() : t.getName()), table);
         scope.columns.put(table, catalog.columns(table));
       }
@@ -51,7 +51,10 @@ final class SubqueryScope {
     return scope;
   }
 
-  /** Whether the subquery reads a SHARDED table (else it runs wherever its outer statement does). */
+  /**
+   * Whether the subquery reads a declared table that is not on every shard, SHARDED or SINGLE (else,
+   * GLOBAL or undeclared tables only, it runs wherever its outer statement does).
+   */
   boolean sharded() {
     return sharded;
   }

@@ -1035,6 +1035,28 @@ public final class QueryGenerator {
     fx("SELECT code, (SELECT COUNT(*) FROM notes) AS n FROM countries ORDER BY code", t, List.of(), Set.of(), Set.of(),
         single);
     fx("SELECT body, COUNT(*) FROM notes GROUP BY body WITH ROLLUP", none, List.of(), Set.of(1), Set.of(0), single);
+    // ... whose subqueries run first: a SINGLE table's outer statement with SHARDED subqueries, and the other way round
+    fx("SELECT note_id, body FROM notes WHERE user_id IN (SELECT user_id FROM users WHERE score > 0 OR score IS NULL)"
+        + " ORDER BY note_id", t, List.of(), Set.of(), Set.of(), single);
+    fx("SELECT note_id FROM notes WHERE user_id NOT IN (SELECT user_id FROM posts WHERE likes > 5) ORDER BY note_id", t,
+        List.of(), Set.of(), Set.of(), single);
+    fx("SELECT note_id, (SELECT MAX(score) FROM users) AS top FROM notes WHERE user_id <> (SELECT MIN(user_id) FROM posts)"
+        + " ORDER BY note_id", t, List.of(), Set.of(), Set.of(), single);
+    fx("SELECT u.user_id, u.name FROM users u WHERE EXISTS (SELECT 1 FROM notes n WHERE n.user_id = u.user_id)"
+        + " ORDER BY u.user_id", t, List.of(), Set.of(), Set.of(), nk);
+    fx("SELECT user_id, score FROM users WHERE user_id NOT IN (SELECT user_id FROM notes) AND score > 45 ORDER BY user_id",
+        t, List.of(), Set.of(), Set.of(), nk);
+    fx("SELECT country_code, COUNT(*) FROM users WHERE user_id IN (SELECT user_id FROM notes WHERE body <> 'note 1')"
+        + " GROUP BY country_code ORDER BY country_code", t, List.of(), Set.of(1), Set.of(), nk);
+    // ... and joined with them (the SINGLE table's rows drive a lookup join, or both sides go to one server)
+    fx("SELECT n.note_id, u.name, u.score FROM notes n JOIN users u ON u.user_id = n.user_id ORDER BY n.note_id", t,
+        List.of(), Set.of(), Set.of(), nk);
+    fx("SELECT u.user_id, n.body FROM users u LEFT JOIN notes n ON n.user_id = u.user_id WHERE u.score > 40"
+        + " ORDER BY u.user_id, n.body", t, List.of(), Set.of(), Set.of(), nk);
+    fx("SELECT n.body, COUNT(*), SUM(p.likes) FROM notes n JOIN posts p ON p.user_id = n.user_id GROUP BY n.body"
+        + " ORDER BY n.body", t, List.of(), Set.of(1, 2), Set.of(), nk);
+    fx("SELECT n.note_id, c.name FROM notes n JOIN users u ON u.user_id = n.user_id JOIN countries c"
+        + " ON c.code = u.country_code ORDER BY n.note_id", t, List.of(), Set.of(), Set.of(), nk);
     // Rewrites: the hidden sort column of a self-join, aliases that are also function names.
     fx("SELECT u1.* FROM users u1 JOIN users u2 ON u1.user_id = u2.user_id ORDER BY user_id", t, List.of(), Set.of(),
         Set.of(), nk);
