@@ -7,6 +7,7 @@ import java.util.List;
 import java.util.Map;
 import net.sf.jsqlparser.expression.Alias;
 import net.sf.jsqlparser.expression.Expression;
+import net.sf.jsqlparser.expression.LongValue;
 import net.sf.jsqlparser.expression.operators.conditional.AndExpression;
 import net.sf.jsqlparser.schema.Column;
 import net.sf.jsqlparser.schema.Table;
@@ -121,15 +122,20 @@ public final class JoinPushdown {
     if (select.getGroupBy() == null) {
       return;
     }
+    List<SelectItem<?>> items = select.getSelectItems();
     List<String> grouped = new ArrayList<>();
     for (Object e : select.getGroupBy().getGroupByExpressionList()) {
-      grouped.add(e.toString().replace("`", "").toLowerCase(java.util.Locale.ROOT));
+      // a position names its select item (GROUP BY 1), as MySQL reads it
+      Object named = e instanceof LongValue n && n.getValue() >= 1 && n.getValue() <= items.size()
+          ? items.get((int) n.getValue() - 1).getExpression() : e;
+      grouped.add(named.toString().replace("`", "").toLowerCase(java.util.Locale.ROOT));
     }
-    for (SelectItem<?> item : select.getSelectItems()) {
+    for (SelectItem<?> item : items) {
       Expression e = item.getExpression();
       if (e instanceof AllColumns) {
         throw new Refused("SELECT * with GROUP BY across shards");
       }
+      // (not by a select alias: GROUP BY finds a table's column of that name first, as MySQL resolves it)
       if (e instanceof Column c && !grouped.contains(c.toString().replace("`", "").toLowerCase(java.util.Locale.ROOT))
           && !grouped.contains(JoinSplitter.unquote(c.getColumnName()))) {
         throw new Refused("column " + c + " is shown but not grouped");
