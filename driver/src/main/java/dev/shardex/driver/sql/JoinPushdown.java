@@ -118,7 +118,7 @@ public final class JoinPushdown {
    * server without ONLY_FULL_GROUP_BY: only columns that are grouped are shown, so the answer is
    * one server's whatever row it picks.
    */
-  private static void requireGrouped(PlainSelect select) throws Refused {
+  private void requireGrouped(PlainSelect select) throws Refused, SQLException {
     if (select.getGroupBy() == null) {
       return;
     }
@@ -135,12 +135,31 @@ public final class JoinPushdown {
       if (e instanceof AllColumns) {
         throw new Refused("SELECT * with GROUP BY across shards");
       }
-      // (not by a select alias: GROUP BY finds a table's column of that name first, as MySQL resolves it)
-      if (e instanceof Column c && !grouped.contains(c.toString().replace("`", "").toLowerCase(java.util.Locale.ROOT))
+      if (e instanceof Column c && !groupedByAlias(item, grouped) && !grouped.contains(c.toString().replace("`", "").toLowerCase(java.util.Locale.ROOT))
           && !grouped.contains(JoinSplitter.unquote(c.getColumnName()))) {
         throw new Refused("column " + c + " is shown but not grouped");
       }
     }
+  }
+
+  /**
+   * Whether the item is grouped by its alias: GROUP BY finds a table's column of that name first, as
+   * MySQL resolves it, so only an alias no table of the statement has as a column counts.
+   */
+  private boolean groupedByAlias(SelectItem<?> item, List<String> grouped) throws SQLException {
+    if (item.getAlias() == null) {
+      return false;
+    }
+    String alias = JoinSplitter.unquote(item.getAlias().getName()).toLowerCase(java.util.Locale.ROOT);
+    if (!grouped.contains(alias)) {
+      return false;
+    }
+    for (String table : tables.values()) {
+      if (catalog.columns(table).contains(alias)) {
+        return false;
+      }
+    }
+    return true;
   }
 
   private String addTable(Object item) throws Refused {

@@ -1048,6 +1048,11 @@ public final class QueryGenerator {
         t, List.of(), Set.of(), Set.of(), nk);
     fx("SELECT country_code, COUNT(*) FROM users WHERE user_id IN (SELECT user_id FROM notes WHERE body <> 'note 1')"
         + " GROUP BY country_code ORDER BY country_code", t, List.of(), Set.of(1), Set.of(), nk);
+    // a join given to one server, grouped by a select alias (no table column of that name) and by position
+    fx("SELECT c.stars AS s, COUNT(*), SUM(p.likes) FROM comments c LEFT JOIN posts p ON p.post_id = c.post_id"
+        + " WHERE (p.title LIKE 'a%' OR c.comment_id < 300) GROUP BY s ORDER BY s", t, List.of(), Set.of(1, 2), Set.of(), nk);
+    fx("SELECT c.user_id AS who, c.stars, COUNT(DISTINCT p.category) FROM comments c JOIN posts p ON p.post_id = c.post_id"
+        + " WHERE (p.likes > 20 OR c.stars = 5) GROUP BY who, 2 ORDER BY 1, 2", t, List.of(), Set.of(2), Set.of(), nk);
     // ... and joined with them (the SINGLE table's rows drive a lookup join, or both sides go to one server)
     fx("SELECT n.note_id, u.name, u.score FROM notes n JOIN users u ON u.user_id = n.user_id ORDER BY n.note_id", t,
         List.of(), Set.of(), Set.of(), nk);

@@ -10,11 +10,12 @@ import org.junit.jupiter.api.Test;
 
 /** How a cross-shard join is cut into its driving and dependent statements, over a fixed catalog. */
 class JoinSplitterTest {
-  private static final Map<String, List<String>> COLUMNS = Map.of(
+  static final Map<String, List<String>> COLUMNS = Map.of(
       "comments", List.of("comment_id", "user_id", "post_id", "stars", "body"),
       "posts", List.of("post_id", "user_id", "title", "likes", "category"));
 
-  private static final JoinSplitter.Catalog CATALOG = new JoinSplitter.Catalog() {
+  /** Both tables sharded by user_id; posts also routable by post_id; text columns utf8mb4_general_ci, the rest BIGINT. */
+  static final JoinSplitter.Catalog CATALOG = new JoinSplitter.Catalog() {
     @Override
     public TableDef def(String table) {
       return COLUMNS.containsKey(table) ? TableDef.sharded(table, "default", "user_id") : null;
@@ -28,6 +29,11 @@ class JoinSplitterTest {
     @Override
     public boolean routable(String table, String column) {
       return column.equals("user_id") || (table.equals("posts") && column.equals("post_id"));
+    }
+
+    @Override
+    public String type(String table, String column) {
+      return List.of("title", "body", "category").contains(column) ? "varchar(64) utf8mb4_general_ci" : "bigint(20)";
     }
   };
 
