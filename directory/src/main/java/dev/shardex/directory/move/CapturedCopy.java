@@ -80,6 +80,7 @@ final class CapturedCopy {
   String catchUp(Connection src, Connection dst, List<TableShape> shapes, KeyType type, MoveRecord m) throws SQLException {
     long records = 0;
     int rounds = 0;
+    long start = System.nanoTime();
     ChangeDelta.Round r;
     do {
       r = Retry.onDeadlock(() -> changes.round(src, dst, shapes, type, m.key(), m.id(), null, ROUND));
@@ -91,7 +92,9 @@ final class CapturedCopy {
     } while (r.records() >= FEW && rounds < MAX_ROUNDS);
     dst.setAutoCommit(true);
     digests.put(m.id(), KeyDigest.of(dst, shapes, type, m.key()));
-    return "caught up from the change record (" + records + " record(s) in " + rounds + " round(s))";
+    long ms = Math.max(1, (System.nanoTime() - start) / 1_000_000);
+    return "caught up from the change record (" + records + " record(s) in " + rounds + " round(s), " + ms + " ms, "
+        + records * 1000 / ms + " records/s)";
   }
 
   /** The copy under FROZEN from the record; null when this process cannot (then the caller reads both sides). */
