@@ -83,11 +83,36 @@ final class CapturedCopy {
     src.setAutoCommit(true);
     KeyDigest expected = KeyDigest.of(dst, shapes, type, m.key()); // the pre-copy, as the destination holds it
     CatchUpGuard guard = new CatchUpGuard(limits, ChangeCapture.pending(src, m.id()));
+    expected = rounds(src, dst, shapes, type, m, guard, expected, false);
+    if (expected == null) {
+      return null;
+    }
+    dst.setAutoCommit(true);
+    long scan = System.nanoTime();
+    KeyDigest stored = KeyDigest.of(dst, shapes, type, m.key());
+    if (!stored.fingerprint().equals(expected.fingerprint())) {
+      return null; // a row not stored as read (or a write outside Shardex to the draft): read both sides
+    }
+    scan = (System.nanoTime() - scan) / 1_000_000;
+    // The writes made during that scan (a whole user's rows) would otherwise all wait for the frozen
+    // round: catch up with them too, reading each written row back now that the digest is checked.
+    KeyDigest caughtUp = rounds(src, dst, shapes, type, m, guard, stored, true);
+    if (caughtUp == null) {
+      return null;
+    }
+    digests.put(m.id(), caughtUp);
+    return "caught up from the change record (" + guard.summary() + "; destination digest checked in " + scan + " ms)";
+  }
+
+  /** Rounds until the guard says freeze (returns the digest carried), or stop (SHX1612); null when a round fell back. */
+  private KeyDigest rounds(Connection src, Connection dst, List<TableShape> shapes, KeyType type, MoveRecord m, CatchUpGuard guard,
+      KeyDigest digest, boolean readBack) throws SQLException {
+    KeyDigest expected = digest;
     CatchUpGuard.Verdict verdict;
     do {
       KeyDigest before = expected;
       ChangeDelta.Round r = Retry.onDeadlock(() -> changes.round(src, dst, shapes, type, m.key(), m.id(), before,
-          limits.roundRecords(), false));
+          limits.roundRecords(), readBack));
       if (r == null) {
         return null;
       }
@@ -97,13 +122,7 @@ final class CapturedCopy {
     if (verdict == CatchUpGuard.Verdict.STOP) {
       throw ShardexError.CATCHUP_BEHIND.exception(m.id(), m.key(), m.from(), guard.whyStopped(), m.from(), m.to());
     }
-    dst.setAutoCommit(true);
-    KeyDigest stored = KeyDigest.of(dst, shapes, type, m.key());
-    if (!stored.fingerprint().equals(expected.fingerprint())) {
-      return null; // a row not stored as read (or a write outside Shardex to the draft): read both sides
-    }
-    digests.put(m.id(), stored);
-    return "caught up from the change record (" + guard.summary() + ")";
+    return expected;
   }
 
   /** The copy under FROZEN from the record; null when this process cannot (then the caller reads both sides). */
