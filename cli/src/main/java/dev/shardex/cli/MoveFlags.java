@@ -1,5 +1,6 @@
 package dev.shardex.cli;
 
+import dev.shardex.directory.move.CatchUpLimits;
 import dev.shardex.directory.move.MoveOptions;
 import dev.shardex.directory.move.MoveRecord;
 import dev.shardex.directory.move.MoveRunner;
@@ -23,12 +24,25 @@ final class MoveFlags {
   @Option(names = "--margin-ms", defaultValue = "1000", description = "Safety margin past the lease (default: ${DEFAULT-VALUE}).")
   long marginMs;
 
+  @Option(names = "--catch-up-stall-rounds", defaultValue = "" + CatchUpLimits.STALL_ROUNDS,
+      description = "Catch-up rounds in a row without the change record's backlog reaching a new low before the move stops (SHX1612, rolled back) rather than freeze with that backlog (default: ${DEFAULT-VALUE}).")
+  int catchUpStallRounds;
+
+  @Option(names = "--catch-up-stall-ms", defaultValue = "" + CatchUpLimits.STALL_MS,
+      description = "The same bound in time (default: ${DEFAULT-VALUE}).")
+  long catchUpStallMs;
+
+  @Option(names = "--catch-up-round-records", defaultValue = "" + CatchUpLimits.ROUND_RECORDS,
+      description = "Change records applied per catch-up round (default: ${DEFAULT-VALUE}).")
+  int catchUpRoundRecords;
+
   @Option(names = "--parallel", defaultValue = "4", description = "Moves run at the same time (default: ${DEFAULT-VALUE}).")
   int parallel;
 
   MoveOptions options() {
     MoveOptions d = MoveOptions.defaults();
-    return new MoveOptions(ackTimeoutMs, leaseMs, marginMs, d.pollMs(), d.batchSize());
+    return new MoveOptions(ackTimeoutMs, leaseMs, marginMs, d.pollMs(), d.batchSize())
+        .withCatchUp(new CatchUpLimits(catchUpRoundRecords, catchUpStallRounds, catchUpStallMs));
   }
 
   /** Directory connections a session needs: one lock plus one working connection per parallel move. */

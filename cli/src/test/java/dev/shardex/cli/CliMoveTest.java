@@ -65,6 +65,37 @@ class CliMoveTest {
   }
 
   @Test
+  void usersMove_aCatchUpBehindItsWriters_isStoppedByName() throws Exception {
+    store.assign("default", "42", 0);
+    onShard(0, "INSERT INTO posts SELECT 42000 + seq, 42, CONCAT('post ', seq) FROM seq_1_to_2100"); // recorded: 2,000 rows or more
+    java.util.concurrent.atomic.AtomicBoolean stop = new java.util.concurrent.atomic.AtomicBoolean();
+    Thread writer = new Thread(() -> {
+      try (java.sql.Connection c = TestCluster.sandbox().connectShard(0); java.sql.Statement st = c.createStatement()) {
+        for (long n = 0; !stop.get(); n++) {
+          st.executeUpdate("UPDATE posts SET body = 'write " + n + "' WHERE author_id = 42"); // 2,100 change records each
+        }
+      } catch (SQLException e) {
+        throw new IllegalStateException(e);
+      }
+    });
+    writer.start();
+    Result r;
+    try {
+      r = run("users", "move", "42", "--to", "1", "--catch-up-round-records", "5", "--catch-up-stall-rounds", "3");
+    } finally {
+      stop.set(true);
+      writer.join(30_000);
+    }
+    assertEquals(2, r.code(), r.toString());
+    assertTrue(r.err().contains("SHX1612") && r.err().contains("did not converge") && r.err().contains("stays ACTIVE on shard 0"),
+        r.toString());
+    assertEquals(2100, count(0, "SELECT COUNT(*) FROM posts WHERE author_id = 42"));
+    assertEquals(0, count(1, "SELECT COUNT(*) FROM posts WHERE author_id = 42"));
+    Result list = run("moves", "list");
+    assertTrue(list.out().contains("ABORTED") && list.out().contains("SHX1612"), list.toString());
+  }
+
+  @Test
   void usersMoveByCount() throws SQLException {
     for (long k = 1; k <= 5; k++) {
       user(k, 0, 2);

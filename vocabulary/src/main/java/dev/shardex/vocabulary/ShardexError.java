@@ -77,6 +77,7 @@ public enum ShardexError {
   CAPTURE_LOCK("SHX1609", SqlState.TIMEOUT, "the change-capture lock on source shard %s was not granted within 30 s: another move is starting or ending its capture there; retry the move"),
   MOVES_INTERRUPTED("SHX1610", SqlState.INTERRUPTED, "interrupted while running moves; the journal keeps each move's step: 'shardex moves resume' finishes them"),
   MOVE_FAILED("SHX1611", SqlState.GENERAL, "a move failed unexpectedly: %s; the journal keeps its step: 'shardex moves list' shows it"),
+  CATCHUP_BEHIND("SHX1612", SqlState.TIMEOUT, "move %d of key %s stopped before the freeze: its catch-up from the change record on shard %d did not converge (%s), and freezing now would hold the key's writes for the whole backlog; the move was rolled back: the key stays ACTIVE on shard %d and its draft copy on shard %d is removed; retry when the key is written less, or allow more rounds without progress (--catch-up-stall-rounds, --catch-up-stall-ms)"),
   LOOKUP_CONFLICT("SHX1608", SqlState.INTEGRITY, "lookup %s.%s is unique but value '%s' is held by key %s on shard %d and key %s on shard %d; the backfill left the first entry: make the rows unique, then run 'shardex lookups build' for it again"),
   // 07 / 24 / 3B / HY: a JDBC call the application made out of order (its connection stays healthy)
   USED_AFTER_CLOSE("SHX1701", SqlState.SEQUENCE, "%s is closed: create a new one from the connection, which stays open"),

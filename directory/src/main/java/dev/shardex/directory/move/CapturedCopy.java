@@ -2,6 +2,7 @@ package dev.shardex.directory.move;
 
 import dev.shardex.directory.Retry;
 import dev.shardex.vocabulary.KeyType;
+import dev.shardex.vocabulary.ShardexError;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.util.List;
@@ -15,7 +16,9 @@ import java.util.concurrent.ConcurrentHashMap;
  * <ol>
  *   <li>before the pre-copy's snapshot: start recording the key's changes on the source;
  *   <li>after the pre-copy, still ACTIVE: apply the records in rounds until a round finds few (the
- *       writes that arrive during one short round), then take the destination's digest;
+ *       writes that arrive during one short round), then take the destination's digest; or stop
+ *       the move (SHX1612, rolled back) when the backlog stops shrinking while still too large for
+ *       a short frozen round ({@link CatchUpGuard});
  *   <li>under FROZEN (no Shardex write in flight): one last round, carrying the digest forward;
  *   <li>before the flip: no record may have arrived since (a writer outside Shardex while frozen).
  * </ol>
@@ -23,17 +26,8 @@ import java.util.concurrent.ConcurrentHashMap;
  * full-read delta ({@link DeltaSync}) for that move; the records are dropped when the move ends.
  */
 final class CapturedCopy {
-  /** A catch-up round that applied fewer records than this is the last one before the freeze. */
-  static final int FEW = 64;
-  /**
-   * Records per catch-up round: bounds the mover's memory and each round's transactions, whatever
-   * backlog the pre-copy of a large user left.
-   */
-  static final int ROUND = 10_000;
-  /** Rounds before freezing anyway (writers outpacing the catch-up); the frozen round then takes the rest. */
-  static final int MAX_ROUNDS = 1_000;
-
   private final ChangeDelta changes;
+  private final CatchUpLimits limits;
   /** Per move pre-copied with a record by this process: the destination's digest after the catch-up. */
   private final Map<Long, KeyDigest> digests = new ConcurrentHashMap<>();
   /** Moves this process pre-copied without a record: nothing to release on their shards. */
@@ -41,8 +35,9 @@ final class CapturedCopy {
   /** Moves whose frozen round this process ran: their flip checks the record is still empty. */
   private final Set<Long> frozenDone = ConcurrentHashMap.newKeySet();
 
-  CapturedCopy(ChangeDelta changes) {
+  CapturedCopy(ChangeDelta changes, CatchUpLimits limits) {
     this.changes = changes;
+    this.limits = limits;
   }
 
   /**
@@ -76,22 +71,58 @@ final class CapturedCopy {
     return start(src, dst, m, shapes);
   }
 
-  /** The catch-up after the pre-copy; returns the journal's detail, or null when it fell back. */
+  /**
+   * The catch-up after the pre-copy, still ACTIVE: rounds until the backlog is small enough for a
+   * short frozen round ({@link CatchUpGuard}); then the destination's digest, recomputed by the
+   * server, must equal the one carried through the rounds (the rows are not read back one by one
+   * here). Returns the journal's detail, or null when it fell back (then the caller reads both
+   * sides); throws SHX1612 when the backlog stopped shrinking while still too large to freeze.
+   */
   String catchUp(Connection src, Connection dst, List<TableShape> shapes, KeyType type, MoveRecord m) throws SQLException {
-    long records = 0;
-    int rounds = 0;
-    ChangeDelta.Round r;
+    dst.setAutoCommit(true);
+    src.setAutoCommit(true);
+    KeyDigest expected = KeyDigest.of(dst, shapes, type, m.key()); // the pre-copy, as the destination holds it
+    CatchUpGuard guard = new CatchUpGuard(limits, ChangeCapture.pending(src, m.id()));
+    expected = rounds(src, dst, shapes, type, m, guard, expected, false);
+    if (expected == null) {
+      return null;
+    }
+    dst.setAutoCommit(true);
+    long scan = System.nanoTime();
+    KeyDigest stored = KeyDigest.of(dst, shapes, type, m.key());
+    if (!stored.fingerprint().equals(expected.fingerprint())) {
+      return null; // a row not stored as read (or a write outside Shardex to the draft): read both sides
+    }
+    scan = (System.nanoTime() - scan) / 1_000_000;
+    // The writes made during that scan (a whole user's rows) would otherwise all wait for the frozen
+    // round: catch up with them too, reading each written row back now that the digest is checked.
+    KeyDigest caughtUp = rounds(src, dst, shapes, type, m, guard, stored, true);
+    if (caughtUp == null) {
+      return null;
+    }
+    digests.put(m.id(), caughtUp);
+    return "caught up from the change record (" + guard.summary() + "; destination digest checked in " + scan + " ms)";
+  }
+
+  /** Rounds until the guard says freeze (returns the digest carried), or stop (SHX1612); null when a round fell back. */
+  private KeyDigest rounds(Connection src, Connection dst, List<TableShape> shapes, KeyType type, MoveRecord m, CatchUpGuard guard,
+      KeyDigest digest, boolean readBack) throws SQLException {
+    KeyDigest expected = digest;
+    CatchUpGuard.Verdict verdict;
     do {
-      r = Retry.onDeadlock(() -> changes.round(src, dst, shapes, type, m.key(), m.id(), null, ROUND));
+      KeyDigest before = expected;
+      ChangeDelta.Round r = Retry.onDeadlock(() -> changes.round(src, dst, shapes, type, m.key(), m.id(), before,
+          limits.roundRecords(), readBack));
       if (r == null) {
         return null;
       }
-      records += r.records();
-      rounds++;
-    } while (r.records() >= FEW && rounds < MAX_ROUNDS);
-    dst.setAutoCommit(true);
-    digests.put(m.id(), KeyDigest.of(dst, shapes, type, m.key()));
-    return "caught up from the change record (" + records + " record(s) in " + rounds + " round(s))";
+      expected = r.digest();
+      verdict = guard.after(r.records(), ChangeCapture.pending(src, m.id()));
+    } while (verdict == CatchUpGuard.Verdict.GO_ON);
+    if (verdict == CatchUpGuard.Verdict.STOP) {
+      throw ShardexError.CATCHUP_BEHIND.exception(m.id(), m.key(), m.from(), guard.whyStopped(), m.from(), m.to());
+    }
+    return expected;
   }
 
   /** The copy under FROZEN from the record; null when this process cannot (then the caller reads both sides). */
@@ -101,7 +132,7 @@ final class CapturedCopy {
     if (base == null || !ChangeCapture.recording(src, m.id()) || ChangeCapture.pending(dst, m.id()) > 0) {
       return null; // not pre-copied here, or the draft was written outside Shardex: read both sides
     }
-    ChangeDelta.Round r = Retry.onDeadlock(() -> changes.round(src, dst, shapes, type, m.key(), m.id(), base, Integer.MAX_VALUE));
+    ChangeDelta.Round r = Retry.onDeadlock(() -> changes.round(src, dst, shapes, type, m.key(), m.id(), base, Integer.MAX_VALUE, true));
     if (r != null) {
       digests.remove(m.id());
       frozenDone.add(m.id());

@@ -140,13 +140,14 @@ final class DeltaSync {
   }
 
   /** Runs the destination's read beside the source's (daemon threads, created as needed). */
-  private static final java.util.concurrent.Executor READER = java.util.concurrent.Executors.newCachedThreadPool(r -> {
+  static final java.util.concurrent.Executor READER = java.util.concurrent.Executors.newCachedThreadPool(r -> {
     Thread t = new Thread(r, "shardex-mover-read");
     t.setDaemon(true);
     return t;
   });
 
-  private static ResultSet joined(java.util.concurrent.CompletableFuture<ResultSet> read) throws SQLException {
+  /** The result of a read run on {@link #READER}, its SQLException rethrown as such. */
+  static <T> T joined(java.util.concurrent.CompletableFuture<T> read) throws SQLException {
     try {
       return read.join();
     } catch (java.util.concurrent.CompletionException e) {
@@ -162,10 +163,7 @@ final class DeltaSync {
 
   private Delta syncTable(Connection src, Connection dst, TableShape shape, KeyType type, String key, RowDigest source)
       throws SQLException {
-    int[] all = new int[shape.columns.size()];
-    for (int i = 0; i < all.length; i++) {
-      all[i] = i;
-    }
+    int[] all = allColumns(shape);
     Map<ByteBuffer, Pending> onlySource = new LinkedHashMap<>(); // keeps the source's order for the inserts
     Map<ByteBuffer, Pending> onlyDest = new LinkedHashMap<>();
     List<Object[]> changed = new ArrayList<>();
@@ -275,7 +273,21 @@ final class DeltaSync {
     return want.isEmpty();
   }
 
+  /** The indexes of every copied column, for {@link RowDigest#hash} of whole rows. */
+  static int[] allColumns(TableShape shape) {
+    int[] all = new int[shape.columns.size()];
+    for (int i = 0; i < all.length; i++) {
+      all[i] = i;
+    }
+    return all;
+  }
+
   void insertRows(Connection dst, TableShape shape, List<Object[]> rows) throws SQLException {
+    insertRows(dst, shape, rows, batchSize);
+  }
+
+  /** Inserts the rows, {@code batch} per executed batch (one multi-row INSERT where the connection rewrites batches). */
+  static void insertRows(Connection dst, TableShape shape, List<Object[]> rows, int batch) throws SQLException {
     if (rows.isEmpty()) {
       return;
     }
@@ -284,7 +296,7 @@ final class DeltaSync {
       for (Object[] row : rows) {
         KeyCopier.bind(ps, shape.columns, row);
         ps.addBatch();
-        if (++pending == batchSize) {
+        if (++pending == batch) {
           ps.executeBatch();
           pending = 0;
         }

@@ -268,16 +268,21 @@ final class KeyCopier {
       }
       try (ResultSet rs = ps.executeQuery()) {
         while (rs.next()) {
-          Object[] pk = RowDigest.read(rs, pkColumns);
-          Object[] row = new Object[shape.columns.size()];
-          for (int i = 0; i < pk.length; i++) {
-            row[shape.primaryKey[i]] = pk[i];
-          }
-          keys.add(row);
+          keys.add(primaryKeyRow(rs, shape, pkColumns));
         }
       }
     }
     return keys;
+  }
+
+  /** The current row's first columns, the primary key's ({@code pkColumns}), as a row holding only those values. */
+  static Object[] primaryKeyRow(ResultSet rs, TableShape shape, List<Column> pkColumns) throws SQLException {
+    Object[] pk = RowDigest.read(rs, pkColumns);
+    Object[] row = new Object[shape.columns.size()];
+    for (int i = 0; i < pk.length; i++) {
+      row[shape.primaryKey[i]] = pk[i];
+    }
+    return row;
   }
 
   /** Deletes rows of the key by primary key, a batch per statement; returns how many were found and deleted. */

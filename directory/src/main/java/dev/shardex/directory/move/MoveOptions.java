@@ -12,8 +12,10 @@ package dev.shardex.directory.move;
  * @param batchSize rows per INSERT batch while copying
  * @param captureMinRows users with fewer rows find the delta under FROZEN by reading both sides:
  *     for them that is cheaper than the change record's trigger DDL ({@link ChangeCapture})
+ * @param catchUp the catch-up's round size and when a catch-up that does not converge stops the move
  */
-public record MoveOptions(long ackTimeoutMs, long leaseMs, long marginMs, long pollMs, int batchSize, long captureMinRows) {
+public record MoveOptions(long ackTimeoutMs, long leaseMs, long marginMs, long pollMs, int batchSize, long captureMinRows,
+    CatchUpLimits catchUp) {
   /**
    * Reading both sides of a 2,000-row user under FROZEN takes tens of milliseconds; installing and
    * dropping the record's triggers takes about as long and blocks the table's other writers
@@ -22,7 +24,7 @@ public record MoveOptions(long ackTimeoutMs, long leaseMs, long marginMs, long p
   public static final long CAPTURE_MIN_ROWS = 2_000;
 
   public MoveOptions(long ackTimeoutMs, long leaseMs, long marginMs, long pollMs, int batchSize) {
-    this(ackTimeoutMs, leaseMs, marginMs, pollMs, batchSize, CAPTURE_MIN_ROWS);
+    this(ackTimeoutMs, leaseMs, marginMs, pollMs, batchSize, CAPTURE_MIN_ROWS, CatchUpLimits.defaults());
   }
 
   public static MoveOptions defaults() {
@@ -30,7 +32,11 @@ public record MoveOptions(long ackTimeoutMs, long leaseMs, long marginMs, long p
   }
 
   public MoveOptions withCaptureMinRows(long rows) {
-    return new MoveOptions(ackTimeoutMs, leaseMs, marginMs, pollMs, batchSize, rows);
+    return new MoveOptions(ackTimeoutMs, leaseMs, marginMs, pollMs, batchSize, rows, catchUp);
+  }
+
+  public MoveOptions withCatchUp(CatchUpLimits limits) {
+    return new MoveOptions(ackTimeoutMs, leaseMs, marginMs, pollMs, batchSize, captureMinRows, limits);
   }
 
   /** A client whose heartbeat is older than this (directory clock) has lost its lease. */
@@ -39,10 +45,10 @@ public record MoveOptions(long ackTimeoutMs, long leaseMs, long marginMs, long p
   }
 
   public MoveOptions withAckTimeoutMs(long ms) {
-    return new MoveOptions(ms, leaseMs, marginMs, pollMs, batchSize, captureMinRows);
+    return new MoveOptions(ms, leaseMs, marginMs, pollMs, batchSize, captureMinRows, catchUp);
   }
 
   public MoveOptions withLease(long lease, long margin) {
-    return new MoveOptions(ackTimeoutMs, lease, margin, pollMs, batchSize, captureMinRows);
+    return new MoveOptions(ackTimeoutMs, lease, margin, pollMs, batchSize, captureMinRows, catchUp);
   }
 }

@@ -61,7 +61,7 @@ public final class Mover {
     this.acks = new AckWaiter(store, options);
     this.copier = new KeyCopier(options.batchSize());
     this.delta = new DeltaSync(copier, options.batchSize());
-    this.captured = new CapturedCopy(new ChangeDelta(delta, options.batchSize()));
+    this.captured = new CapturedCopy(new ChangeDelta(delta), options.catchUp());
     this.source = new SourceRows(store, shards, journal, copier, captured);
   }
 

@@ -174,9 +174,7 @@ final class TableShape {
 
   /** The key's primary-key values in primary-key order (a plain, non-locking read). */
   String selectPrimaryKeys() {
-    return Arrays.stream(primaryKey).mapToObj(i -> columns.get(i))
-        .map(c -> c.kind() == Kind.CAST ? "CAST(" + quote(c.name()) + " AS CHAR)" : quote(c.name()))
-        .collect(Collectors.joining(", ", "SELECT ", " FROM " + quote(table))) + keyPredicate() + orderBy();
+    return primaryKeyColumns() + " FROM " + quote(table) + keyPredicate() + orderBy();
   }
 
   /**
@@ -225,6 +223,20 @@ final class TableShape {
   /** {@link #selectRows}, each row followed by its share of {@link #digestKey} (as text). */
   String selectRowsDigested(int rows) {
     return selectColumns() + ", CAST(" + rowMd5() + " AS CHAR)" + byPrimaryKey() + keyPredicate() + " AND " + primaryKeyIn(rows);
+  }
+
+  /**
+   * The primary keys and digest shares of {@code rows} of the key's rows by primary key (bind the
+   * key, then each row's primary-key values): what a delta needs of the rows it replaces.
+   */
+  String selectSharesByPrimaryKey(int rows) {
+    return primaryKeyColumns() + ", CAST(" + rowMd5() + " AS CHAR)" + byPrimaryKey() + keyPredicate() + " AND " + primaryKeyIn(rows);
+  }
+
+  private String primaryKeyColumns() {
+    return Arrays.stream(primaryKey).mapToObj(i -> columns.get(i))
+        .map(c -> c.kind() == Kind.CAST ? "CAST(" + quote(c.name()) + " AS CHAR)" : quote(c.name()))
+        .collect(Collectors.joining(", ", "SELECT ", ""));
   }
 
   boolean binaryKey() {

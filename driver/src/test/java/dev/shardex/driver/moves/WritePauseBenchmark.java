@@ -140,9 +140,13 @@ public final class WritePauseBenchmark {
       int from = store.lookup(KeySpace.DEFAULT, Long.toString(USER)).shardId();
       int to = (from + 1) % SHARDS;
       Map<MoveStep, Long> stepAt = new EnumMap<>(MoveStep.class);
+      Map<MoveStep, String> detailAt = new EnumMap<>(MoveStep.class);
       Mover mover = new Mover(store, CLI_CONNECTOR ? MoveTestSupport.cliLikeConnector(sandbox) : MoveTestSupport.connector(sandbox),
           MoveOptions.defaults(), FaultHook.NONE)
-          .onStep(m -> stepAt.put(m.step(), System.nanoTime()));
+          .onStep(m -> {
+            stepAt.put(m.step(), System.nanoTime());
+            detailAt.put(m.step(), m.detail());
+          });
 
       AtomicBoolean stop = new AtomicBoolean();
       Tally failures = new Tally();
@@ -189,6 +193,7 @@ public final class WritePauseBenchmark {
           to, WRITERS, INTERVAL_MS));
       out.append(String.format("move: %s in %d ms (Mover API, default MoveOptions, shard connections %s; drivers poll every 100 ms, every 5 ms while a move is under way)%n",
           moved.step(), ms(moveEnd - moveStart), CLI_CONNECTOR ? "as the CLI's (rewriteBatchedStatements=true)" : "plain"));
+      out.append("  pre-copy and catch-up: ").append(detailAt.get(MoveStep.PRECOPIED)).append(System.lineSeparator());
       out.append("  the move's last word: ").append(moved.detail()).append(System.lineSeparator());
       out.append("  step reached (+ms after the previous one): ");
       long prev = moveStart;
