@@ -9,10 +9,16 @@ import dev.shardex.directory.move.Mover;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import picocli.CommandLine;
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
 
 /** The options of every command that runs moves, and the shared rendering of their outcomes. */
 final class MoveFlags {
+  @Spec(Spec.Target.MIXEE)
+  CommandSpec spec;
+
   @Option(names = "--ack-timeout-ms", defaultValue = "10000",
       description = "How long a move waits for live drivers to apply its freeze or flip; a freeze that times out is rolled back (default: ${DEFAULT-VALUE}).")
   long ackTimeoutMs;
@@ -41,6 +47,11 @@ final class MoveFlags {
 
   MoveOptions options() {
     MoveOptions d = MoveOptions.defaults();
+    if (catchUpRoundRecords <= 0 || catchUpStallRounds <= 0 || catchUpStallMs <= 0) { // a usage error, not a failure
+      throw new CommandLine.ParameterException(spec.commandLine(), "--catch-up-round-records, --catch-up-stall-rounds and"
+          + " --catch-up-stall-ms must be positive (given " + catchUpRoundRecords + ", " + catchUpStallRounds + ", "
+          + catchUpStallMs + ")");
+    }
     return new MoveOptions(ackTimeoutMs, leaseMs, marginMs, d.pollMs(), d.batchSize())
         .withCatchUp(new CatchUpLimits(catchUpRoundRecords, catchUpStallRounds, catchUpStallMs));
   }

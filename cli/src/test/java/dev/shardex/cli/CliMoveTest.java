@@ -65,6 +65,17 @@ class CliMoveTest {
   }
 
   @Test
+  void usersMove_aCatchUpLimitThatIsNotPositive_isAUsageError() throws Exception {
+    store.assign("default", "43", 0);
+    Result r = run("users", "move", "43", "--to", "1", "--catch-up-round-records", "0");
+    assertEquals(1, r.code(), r.toString());
+    assertTrue(r.err().contains("--catch-up-round-records, --catch-up-stall-rounds and --catch-up-stall-ms must be positive"),
+        r.toString());
+    assertTrue(run("users", "locate", "43").out().startsWith("key 43 (key space default): shard 0, ACTIVE, version 1"),
+        "the key stays where it was");
+  }
+
+  @Test
   void usersMove_aCatchUpBehindItsWriters_isStoppedByName() throws Exception {
     store.assign("default", "42", 0);
     onShard(0, "INSERT INTO posts SELECT 42000 + seq, 42, CONCAT('post ', seq) FROM seq_1_to_2100"); // recorded: 2,000 rows or more
