@@ -129,7 +129,7 @@ final class StepCapTest {
 
   @org.junit.jupiter.api.Test
   void afterTheRefusal_theSameConnectionAnswers_inAndOutOfATransaction() throws SQLException {
-    String narrow = PUSHED + " WHERE o.id <= 5";
+    String narrow = PUSHED + " WHERE o.id <= 5 AND u.id <= 5";
     try (Connection c = TestCluster.connect("shardex.maxMergeRows=" + (ROWS - 1)); Statement s = c.createStatement()) {
       for (int round = 0; round < 2; round++) {
         SQLException e = assertThrows(SQLException.class, () -> s.executeQuery(PUSHED).close());
