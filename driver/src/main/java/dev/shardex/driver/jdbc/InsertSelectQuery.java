@@ -135,6 +135,11 @@ final class InsertSelectQuery {
       }
 
       @Override
+      public Outcome counted(String sql, Object[] values, Runner runner) throws SQLException {
+        return steps.counted(sql, values, runner); // a read: it sets no LAST_INSERT_ID()
+      }
+
+      @Override
       public Outcome direct(String sql, Object[] values) throws SQLException {
         return steps.direct(sql, values);
       }

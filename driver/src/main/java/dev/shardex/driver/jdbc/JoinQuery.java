@@ -273,7 +273,12 @@ final class JoinQuery {
     return new Runner.Steps() {
       @Override
       public Outcome run(String sql, Object[] values, Runner runner) throws SQLException {
-        return step(sql, values, owner);
+        return step(sql, values, owner, MergeSource.step(sql, values));
+      }
+
+      @Override
+      public Outcome counted(String sql, Object[] values, Runner runner) throws SQLException {
+        return step(sql, values, owner, MergeSource.counted(sql, values));
       }
 
       @Override
@@ -292,7 +297,7 @@ final class JoinQuery {
     };
   }
 
-  Outcome step(String sql, Object[] values, Statement owner) throws SQLException {
+  Outcome step(String sql, Object[] values, Statement owner, MergeSource merge) throws SQLException {
     RouteTemplate t = cluster.templates().prepared(sql);
     ShardCall call = (lease, shard, plan) -> {
       ShardSql q = plan.sqlFor(sql, shard);
@@ -306,7 +311,7 @@ final class JoinQuery {
       ps.execute();
       return ps;
     };
-    return pipeline.run(t, values, sql, call, false, owner, MergeSource.step(sql, values));
+    return pipeline.run(t, values, sql, call, false, owner, merge);
   }
 
   private static int[] all(int n) {

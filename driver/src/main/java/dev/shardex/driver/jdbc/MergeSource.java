@@ -22,17 +22,30 @@ interface MergeSource {
     return 0;
   }
 
+  /**
+   * Whether its shards are asked first how many rows they have, and it is refused past the cap
+   * before any row is sent: a buffered step whose reader refuses its cap+1-th row (Materialize).
+   */
+  default boolean countsFirst() {
+    return false;
+  }
+
   /** A plain statement's literals, bound as values (Connector/J inlines them client-side). */
   static MergeSource literals(String text, Object[] literals) {
-    return literals(text, literals, 0);
+    return literals(text, literals, 0, false);
   }
 
   /** A step of a plan, routed as a statement of its own: its literals, and LIMIT cap+1 allowed. */
   static MergeSource step(String text, Object[] literals) {
-    return literals(text, literals, 1);
+    return literals(text, literals, 1, false);
   }
 
-  private static MergeSource literals(String text, Object[] literals, long slack) {
+  /** A step whose reader refuses its cap+1-th row: as {@link #step}, its shards counted first. */
+  static MergeSource counted(String text, Object[] literals) {
+    return literals(text, literals, 1, true);
+  }
+
+  private static MergeSource literals(String text, Object[] literals, long slack, boolean counts) {
     return new MergeSource() {
       @Override
       public String mergeText() {
@@ -47,6 +60,11 @@ interface MergeSource {
       @Override
       public long limitSlack() {
         return slack;
+      }
+
+      @Override
+      public boolean countsFirst() {
+        return counts;
       }
     };
   }

@@ -54,14 +54,39 @@ final class MergedQuery {
     String shards = Router.join(plan.shards());
     MergeSpec spec = cluster.templates().merge(merge.mergeText(), shards, windows);
     String text = shardText(spec, values, shards, merge.limitSlack());
-    ShardCall call = (lease, shard, p) -> {
-      PreparedStatement ps = lease.prepare(p.hide(text, shard), false);
+    ShardCall call = call(text, spec.params(), merge, owner, false);
+    Gather.Count count = count(spec, values, merge, owner, reads);
+    return MergePlan.of(spec, new Gather(plan, text, reads == null ? call : reads.wrap(call), spec.describe(values), count));
+  }
+
+  /** The text (or its count, as a derived table's) on one shard, bound. */
+  private static ShardCall call(String text, int[] params, MergeSource merge, Statement owner, boolean count) {
+    return (lease, shard, p) -> {
+      String sql = p.hide(text, shard);
+      PreparedStatement ps = lease.prepare(count ? "SELECT COUNT(*) FROM (" + sql + ") shx_n" : sql, false);
       ShardexStatement.configure(owner, lease, ps);
-      merge.bindChosen(ps, spec.params());
+      merge.bindChosen(ps, params);
       ps.execute();
       return ps;
     };
-    return MergePlan.of(spec, new Gather(plan, text, reads == null ? call : reads.wrap(call), spec.describe(values)));
+  }
+
+  /**
+   * The count a buffered step that refuses past the cap asks first (issue 20: refused before its rows
+   * cross the wire), or null: for a step that does not count first, a merge that folds rows (its
+   * shards' rows are not its rows), a SELECT with DISTINCT or HAVING, or a LIMIT within the cap (it is never refused). The merge returns
+   * min(max(sum - offset, 0), limit) rows of the shards' sum; past the cap iff limit > cap and sum > cap + offset.
+   */
+  private Gather.Count count(MergeSpec spec, Object[] values, MergeSource merge, Statement owner, SessionReads reads)
+      throws SQLException {
+    long cap = cluster.config().maxMergeRows();
+    if (!merge.countsFirst() || spec.count() == null || !spec.pushesLimit() || longValue(spec.limit(), values) <= cap) {
+      return null;
+    }
+    long offset = spec.offset() == null ? 0 : longValue(spec.offset(), values);
+    String rows = spec.count().sql() + " LIMIT " + (longValue(spec.limit(), values) + offset); // shardText checked it
+    ShardCall call = call(rows, spec.count().order(), merge, owner, true);
+    return new Gather.Count(reads == null ? call : reads.wrap(call), cap + offset, cap);
   }
 
   /**

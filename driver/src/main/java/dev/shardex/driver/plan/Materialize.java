@@ -8,7 +8,9 @@ import java.util.List;
 /**
  * The rows a later step reads, fetched by a statement of their own (routed and merged as any
  * other) with {@code LIMIT cap+1} ({@link StepLimit}): it holds at most {@code cap} of them, and
- * refuses the statement by name (SHX1207) when the cap+1-th row comes back.
+ * refuses the statement by name (SHX1207) when the cap+1-th row comes back. Across shards, the
+ * shards are asked for their counts first ({@link Runner#counted}): a step past the cap is refused
+ * before its rows cross the wire.
  */
 public final class Materialize implements Operator {
   private final String sql;
@@ -20,7 +22,7 @@ public final class Materialize implements Operator {
     this.sql = StepLimit.text(sql, cap);
     this.cap = cap;
     this.params = params;
-    this.step = new Step(this.sql, "the rows the next step reads, at most shardex.maxMergeRows of them");
+    this.step = Step.counted(this.sql, "the rows the next step reads, at most shardex.maxMergeRows of them");
   }
 
   @Override

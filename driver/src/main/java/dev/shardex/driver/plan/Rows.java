@@ -25,8 +25,7 @@ record Rows(List<Cell[]> cells, ResultSetMetaData meta) {
       List<Cell[]> rows = new ArrayList<>();
       while (rs.next()) {
         if (rows.size() >= cap) {
-          throw ShardexError.CROSS_SHARD.exception("SELECT", shards, "merging it would read more than "
-              + cap + " rows (shardex.maxMergeRows)", "narrow it, add the key, or raise shardex.maxMergeRows");
+          throw pastCap(cap, shards);
         }
         Cell[] row = new Cell[total];
         for (int i = 0; i < total; i++) {
@@ -36,6 +35,12 @@ record Rows(List<Cell[]> cells, ResultSetMetaData meta) {
       }
       return new Rows(rows, meta);
     }
+  }
+
+  /** The refusal of a read past {@code cap} rows (SHX1207), whether its rows were read or only counted. */
+  static SQLException pastCap(long cap, String shards) {
+    return ShardexError.CROSS_SHARD.exception("SELECT", shards, "merging it would read more than "
+        + cap + " rows (shardex.maxMergeRows)", "narrow it, add the key, or raise shardex.maxMergeRows");
   }
 
   /** Whether a refusal is that of a read past shardex.maxMergeRows (this one's, or a merge's of its own). */

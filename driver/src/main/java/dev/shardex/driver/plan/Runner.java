@@ -38,6 +38,14 @@ public final class Runner {
   public interface Steps {
     Outcome run(String sql, Object[] values, Runner runner) throws SQLException;
 
+    /**
+     * As {@link #run}, for a buffered step refused past the cap: when it spans shards, they are asked
+     * for their counts first, and it is refused by name before its rows are sent.
+     */
+    default Outcome counted(String sql, Object[] values, Runner runner) throws SQLException {
+      return run(sql, values, runner);
+    }
+
     /** Runs a text the driver wrote (not parsed, not routed) on one shard: the transaction's, else any. */
     Outcome direct(String sql, Object[] values) throws SQLException;
   }
@@ -127,6 +135,11 @@ public final class Runner {
   /** A step's statement, routed and run as any other statement; its rows. */
   public ResultSet step(String sql, Object[] stepValues) throws SQLException {
     return steps.run(sql, stepValues, this).resultSet();
+  }
+
+  /** A buffered step's statement whose reader refuses its cap+1-th row: routed, its shards counted first ({@link Steps#counted}). */
+  public ResultSet counted(String sql, Object[] stepValues) throws SQLException {
+    return steps.counted(sql, stepValues, this).resultSet();
   }
 
   /** A write a plan makes (an INSERT ... SELECT's rows), routed and run as any other statement; its outcome. */

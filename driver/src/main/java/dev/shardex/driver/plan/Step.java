@@ -14,6 +14,7 @@ final class Step implements Operator {
   private final String shown;
   private final String role;
   private final boolean direct;
+  private final boolean counted;
   private String sql;
   private Object[] values;
 
@@ -24,9 +25,19 @@ final class Step implements Operator {
 
   /** {@code direct}: a text the driver wrote, sent to one shard as it is (not parsed, not routed). */
   Step(String shown, String role, boolean direct) {
+    this(shown, role, direct, false);
+  }
+
+  /** {@code counted}: a buffered step whose reader refuses its cap+1-th row, its shards counted first ({@link Runner#counted}). */
+  private Step(String shown, String role, boolean direct, boolean counted) {
     this.shown = shown;
     this.role = role;
     this.direct = direct;
+    this.counted = counted;
+  }
+
+  static Step counted(String shown, String role) {
+    return new Step(shown, role, false, true);
   }
 
   Step bind(String sql, Object[] values) {
@@ -37,7 +48,7 @@ final class Step implements Operator {
 
   @Override
   public ResultSet open(Runner run) throws SQLException {
-    return direct ? run.direct(sql, values) : run.step(sql, values);
+    return direct ? run.direct(sql, values) : counted ? run.counted(sql, values) : run.step(sql, values);
   }
 
   @Override

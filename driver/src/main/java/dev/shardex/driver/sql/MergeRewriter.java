@@ -110,8 +110,27 @@ final class MergeRewriter {
       m.columns.addAll(m.hiddenSlots);
     }
     NumberedParameters.Text text = NumberedParameters.print(select);
+    NumberedParameters.Text count = m.aggregate || distinct || select.getHaving() != null ? null : counted(select);
     return new MergeSpec(text.sql(), text.order(), hidden, m.aggregate, List.copyOf(m.columns), List.copyOf(groupKeys),
-        List.copyOf(order), distinct, limit, offset, having, havingRefs);
+        List.copyOf(order), distinct, limit, offset, having, havingRefs, count);
+  }
+
+  /**
+   * The rows of an ungrouped SELECT without DISTINCT or HAVING, as one constant column each
+   * ({@code SELECT 1 FROM ... WHERE ...}, no ORDER BY): the same number of rows under the same
+   * LIMIT, for a shard to count as a derived table. The select list and ORDER BY are put back.
+   */
+  private static NumberedParameters.Text counted(PlainSelect select) {
+    List<SelectItem<?>> items = select.getSelectItems();
+    List<net.sf.jsqlparser.statement.select.OrderByElement> order = select.getOrderByElements();
+    select.setSelectItems(new java.util.ArrayList<>(List.of(new SelectItem<>(new LongValue(1)))));
+    select.setOrderByElements(null);
+    try {
+      return NumberedParameters.print(select);
+    } finally {
+      select.setSelectItems(items);
+      select.setOrderByElements(order);
+    }
   }
 
   static ValueSource value(Expression e) {

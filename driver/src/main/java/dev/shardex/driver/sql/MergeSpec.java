@@ -11,7 +11,10 @@ import net.sf.jsqlparser.expression.Expression;
  * which returns the caller's columns first and then hidden ones: the sort keys, group keys and
  * partial aggregates the merge needs (AVG travels as SUM and COUNT). {@code params} lists which of
  * the statement's parameters the rewritten text binds, in order. Columns are 1-based shard
- * columns; {@code hidden} trailing columns are never shown to the caller.
+ * columns; {@code hidden} trailing columns are never shown to the caller. {@code count}, for an
+ * ungrouped SELECT without DISTINCT or HAVING (else null), is the text (and its parameters) that
+ * returns a constant for each row {@code shardSql} returns: a shard counts it under the same LIMIT
+ * when a buffered step asks its count first.
  */
 public record MergeSpec(
     String shardSql,
@@ -25,7 +28,8 @@ public record MergeSpec(
     ValueSource limit,
     ValueSource offset,
     Expression having,
-    java.util.Map<Expression, Integer> havingRefs) {
+    java.util.Map<Expression, Integer> havingRefs,
+    NumberedParameters.Text count) {
 
   /** What a shard column holds, for the aggregating merge. */
   public enum Fold {

@@ -9,6 +9,7 @@ import java.sql.Connection;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -23,6 +24,7 @@ import org.junit.jupiter.params.provider.CsvSource;
  */
 final class StepCapTest {
   private static final int ROWS = 12;
+  private static final String PUSHED = "SELECT o.id, u.id FROM sc_orders o JOIN sc_users u ON o.code = u.name";
   private static Connection oracle;
 
   @BeforeAll
@@ -105,6 +107,46 @@ final class StepCapTest {
     }
     try (Connection c = TestCluster.connect()) {
       assertEquals(Math.max(written, 0) + 1, Oracle.answer(c, "SELECT id FROM sc_copy", false).size());
+    }
+  }
+
+  // A buffered step across shards (Materialize: a push-down join's sides) asks its shards for their counts
+  // first: past the cap it is refused before any of its rows is sent, and the connection goes on working.
+
+  @org.junit.jupiter.api.Test
+  void pastTheCap_theShardsSendTheirCountsOnly() throws SQLException {
+    try (Connection c = TestCluster.connect("shardex.maxMergeRows=" + (ROWS - 1)); Statement s = c.createStatement()) {
+      Oracle.answer(c, "SELECT COUNT(*) FROM sc_orders", false); // every shard's pool is open
+      long before = Arrays.stream(TestCluster.statusAll("Rows_sent")).sum();
+      SQLException e = assertThrows(SQLException.class, () -> s.executeQuery(PUSHED).close());
+      long sent = Arrays.stream(TestCluster.statusAll("Rows_sent")).sum() - before - TestCluster.SHARDS; // the counters' own rows
+      assertEquals("0AS00", e.getSQLState(), e.getMessage());
+      assertTrue(e.getMessage().startsWith("Shardex SHX1207") && e.getMessage().contains("more than 11 rows (shardex.maxMergeRows)"),
+          e.getMessage());
+      assertTrue(sent <= TestCluster.SHARDS, "one count a shard, no row of the step (12 of them): " + sent);
+    }
+  }
+
+  @org.junit.jupiter.api.Test
+  void afterTheRefusal_theSameConnectionAnswers_inAndOutOfATransaction() throws SQLException {
+    String narrow = PUSHED + " WHERE o.id <= 5 AND u.id <= 5";
+    try (Connection c = TestCluster.connect("shardex.maxMergeRows=" + (ROWS - 1)); Statement s = c.createStatement()) {
+      for (int round = 0; round < 2; round++) {
+        SQLException e = assertThrows(SQLException.class, () -> s.executeQuery(PUSHED).close());
+        assertEquals("0AS00", e.getSQLState(), e.getMessage());
+        assertEquals(Oracle.answer(oracle, narrow, false), Oracle.answer(c, narrow, false), "a join under the cap, next");
+        assertEquals("c3|", Oracle.answer(c, "SELECT name FROM sc_users WHERE id = 3", false).get(1));
+        assertEquals(Oracle.answer(oracle, "SELECT id, code FROM sc_orders", false),
+            Oracle.answer(c, "SELECT id, code FROM sc_orders", false));
+      }
+      c.setAutoCommit(false);
+      s.executeUpdate("UPDATE sc_users SET name = 'changed' WHERE id = 4");
+      SQLException e = assertThrows(SQLException.class, () -> s.executeQuery(PUSHED).close());
+      assertEquals("0AS00", e.getSQLState(), e.getMessage());
+      assertEquals("changed|", Oracle.answer(c, "SELECT name FROM sc_users WHERE id = 4", false).get(1), "the transaction goes on");
+      c.rollback();
+      c.setAutoCommit(true);
+      assertEquals("c4|", Oracle.answer(c, "SELECT name FROM sc_users WHERE id = 4", false).get(1), "rolled back");
     }
   }
 }
