@@ -18,6 +18,9 @@ import java.util.concurrent.Executor;
  * <p>Threads: a statement's events come on the thread that runs it; a shard call's start may come
  * on a fan-out thread, and its end comes when the shard's connection is given back, which for a
  * query is when its rows were read (the result set's close), so possibly after the statement ended.
+ * A one-shard statement's call that ended inside the statement (a write's), for which no listener
+ * kept a state, is told at the statement's end, just before it, and lasted until then: the two
+ * ends are one clock read.
  */
 public interface ShardexListener {
   /** A cluster opened (or was already open when this listener registered). */
