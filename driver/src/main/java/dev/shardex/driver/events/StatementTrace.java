@@ -63,7 +63,7 @@ public final class StatementTrace implements StatementView {
   private boolean heldHere;
   /**
    * A one-shard statement's call that ended inside it, untold: its shard and start, told at the
-   * statement's end, or when it routes again or another call starts (taken by getAndSet: told once).
+   * statement's end, or when it routes again or another call starts (see {@link #endedShard}).
    */
   private volatile Shard endedShard;
   private long endedStart;
@@ -156,9 +156,17 @@ public final class StatementTrace implements StatementView {
     return true;
   }
 
-  /** The kept call's shard (see {@link #keepsEnd}), or null; taken once, when its end is told. */
+  /**
+   * The kept call's shard (see {@link #keepsEnd}), or null; taken once, when its end is told. Only
+   * the statement's own thread takes it (at a re-route, its end, or a call it starts: a one-shard
+   * statement fans out to no other thread), so a plain take, no atomic swap.
+   */
   Shard endedShard() {
-    return endedShard == null ? null : (Shard) ENDED_SHARD.getAndSet(this, (Shard) null);
+    Shard s = endedShard;
+    if (s != null) {
+      ENDED_SHARD.setRelease(this, (Shard) null);
+    }
+    return s;
   }
 
   long endedStart() {
