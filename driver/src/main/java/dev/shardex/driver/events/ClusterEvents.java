@@ -39,7 +39,7 @@ public final class ClusterEvents {
    */
   private volatile boolean startsStatements;
   private volatile boolean startsCalls;
-  /** Whether a listener hears call ends, so calls are timed. */
+  /** Whether a listener hears call ends and uses their time, so calls are timed. */
   private volatile boolean timesCalls;
   /** The fan-out executor as the listeners wrapped it, for the listener and pool it was made for. */
   private volatile Fanout fanout;
@@ -96,7 +96,7 @@ public final class ClusterEvents {
     Listeners.Hearing h = l == null ? Listeners.Hearing.NOTHING : Listeners.Hearing.of(l);
     startsStatements = h.statementStarts();
     startsCalls = h.callStarts();
-    timesCalls = h.callEnds();
+    timesCalls = h.callTimes();
     listener = l == null && slow != null ? NOBODY : l;
   }
 

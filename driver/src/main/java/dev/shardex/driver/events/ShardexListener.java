@@ -62,10 +62,20 @@ public interface ShardexListener {
 
   /**
    * The call's connection was given back, {@code nanos} after it was taken (-1 when this
-   * listener was registered while the call ran). Timing calls costs the driver two clock reads per
-   * call, made only while some listener overrides this method.
+   * listener was registered while the call ran, or no listener {@link #timesShardCalls times calls}).
+   * Timing calls costs the driver two clock reads per call, made only while some listener overrides
+   * this method and times calls.
    */
   default void shardCallEnded(ClusterView cluster, Object call, Shard shard, long nanos) {}
+
+  /**
+   * Whether this listener uses {@link #shardCallEnded}'s {@code nanos}. One that only ends there
+   * what it started (a span, which reads its own clock) returns false: unless another listener in
+   * effect times calls, the driver then reads no clock for them and {@code nanos} is -1.
+   */
+  default boolean timesShardCalls() {
+    return true;
+  }
 
   /**
    * A transaction that ran on {@code shards} shards (1 or more) ended.
