@@ -127,6 +127,45 @@ class ShardexMetricsTest {
   }
 
   /**
+   * A one-shard write's call ends inside its statement and is timed by the statement's end (one
+   * clock read for both): each call counted once, on its shard, and no longer than its statements.
+   * A query's result set left open across a write ends its call after that write, counted apart.
+   */
+  @Test
+  void aOneShardWritesCallIsCountedOnceAndWithinItsStatement() throws Exception {
+    SimpleMeterRegistry registry = new SimpleMeterRegistry();
+    try (AutoCloseable installed = ShardexMetrics.install(registry);
+        Connection c = DriverManager.getConnection(URL + "w"); Statement s = c.createStatement();
+        Statement other = c.createStatement()) {
+      s.execute(TABLE);
+      long key = keysByShard(c, s).get(3);
+      String cluster = registry.get(MeterNames.STATEMENTS).meters().iterator().next().getId().getTag("cluster");
+      assertTrue(cluster.matches("mmw-c\\d+"), cluster);
+      var calls = registry.get(MeterNames.SHARD_CALLS).tag("cluster", cluster).tag("shard", "3").functionTimer();
+      double before = calls.count();
+      double beforeNanos = calls.totalTime(java.util.concurrent.TimeUnit.NANOSECONDS);
+      for (int i = 0; i < 5; i++) {
+        assertEquals(1, s.executeUpdate("UPDATE mm_rows SET v = v + 1 WHERE user_id = " + key));
+      }
+      var updates = registry.get(MeterNames.STATEMENTS).tag("cluster", cluster)
+          .tags("operation", "update", "route", "one_shard", "outcome", "ok").timer();
+      assertEquals(5, updates.count());
+      assertEquals(5, calls.count() - before, "one call per update, told once");
+      double callNanos = calls.totalTime(java.util.concurrent.TimeUnit.NANOSECONDS) - beforeNanos;
+      assertTrue(callNanos > 0 && callNanos <= updates.totalTime(java.util.concurrent.TimeUnit.NANOSECONDS),
+          callNanos + " ns of calls in " + updates.totalTime(java.util.concurrent.TimeUnit.NANOSECONDS) + " ns of updates");
+
+      try (ResultSet open = other.executeQuery("SELECT v FROM mm_rows WHERE user_id = " + key)) {
+        assertTrue(open.next());
+        assertEquals(1, s.executeUpdate("UPDATE mm_rows SET v = v + 1 WHERE user_id = " + key));
+        assertEquals(6, calls.count() - before, "the update's call, not yet the open query's");
+      }
+      assertEquals(7, calls.count() - before, "the query's call ended at its close");
+      assertEquals(6, updates.count());
+    }
+  }
+
+  /**
    * Two clusters of one instance, opened with other credentials, in one JVM: each one's shard
    * pools report under a pool and cluster tag of their own, so their figures never merge.
    */

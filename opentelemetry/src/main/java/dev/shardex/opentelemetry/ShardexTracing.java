@@ -127,6 +127,12 @@ public final class ShardexTracing implements ShardexListener {
     }
   }
 
+  /** A call's span reads its own clock: the driver need not time calls for it. */
+  @Override
+  public boolean timesShardCalls() {
+    return false;
+  }
+
   @Override
   public void transactionEnded(ClusterView cluster, String mode, int shards, TransactionOutcome outcome,
       SQLException error, long nanos) {

@@ -39,7 +39,7 @@ public final class ClusterEvents {
    */
   private volatile boolean startsStatements;
   private volatile boolean startsCalls;
-  /** Whether a listener hears call ends, so calls are timed. */
+  /** Whether a listener hears call ends and uses their time, so calls are timed. */
   private volatile boolean timesCalls;
   /** The fan-out executor as the listeners wrapped it, for the listener and pool it was made for. */
   private volatile Fanout fanout;
@@ -96,7 +96,7 @@ public final class ClusterEvents {
     Listeners.Hearing h = l == null ? Listeners.Hearing.NOTHING : Listeners.Hearing.of(l);
     startsStatements = h.statementStarts();
     startsCalls = h.callStarts();
-    timesCalls = h.callEnds();
+    timesCalls = h.callTimes();
     listener = l == null && slow != null ? NOBODY : l;
   }
 
@@ -122,12 +122,25 @@ public final class ClusterEvents {
   void ended(StatementTrace trace, Statements session) {
     session.running(null);
     ShardexListener l = listener;
+    kept(trace, l, trace.startNanos() + trace.elapsedNanos()); // its call ended inside it: told first
     if (l != null) {
       if (slow != null) {
         slow.statementEnded(trace, null);
       }
       l.statementEnded(trace, trace.started());
     }
+  }
+
+  /** Tells the end of the call the statement kept ({@link StatementTrace#keepsEnd}), if any, as {@code now}. */
+  void kept(StatementTrace trace, ShardexListener l, long now) {
+    Shard shard = trace.endedShard();
+    if (shard != null && l != null) {
+      l.shardCallEnded(cluster, null, shard, now - trace.endedStart());
+    }
+  }
+
+  ShardexListener listener() {
+    return listener;
   }
 
   /**
@@ -152,6 +165,9 @@ public final class ClusterEvents {
     boolean timed = timesCalls;
     if (state != null || timed) {
       long start = timed ? System.nanoTime() : NOT_TIMED;
+      if (statement != null && timed) {
+        kept(statement, l, start); // a call before this one kept its end (a lookup's write follows): it lasted until now
+      }
       if (statement == null || !statement.hold(call, state, start)) {
         callStates = true;
         calls.put(call, new Held(state, start));
@@ -199,6 +215,9 @@ public final class ClusterEvents {
       state = trace.heldState();
       start = trace.heldStart();
       trace.release();
+      if (start != NOT_TIMED && session.running() == trace && trace.keepsEnd(shard, state, start)) {
+        return; // told at the statement's end, with its clock read
+      }
     } else if (callStates) {
       Held h = calls.remove(call);
       if (h != null) {

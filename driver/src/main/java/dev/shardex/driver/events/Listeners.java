@@ -61,18 +61,20 @@ final class Listeners implements ShardexListener {
    * Which events a listener hears, read once from the methods it overrides: the driver skips a
    * call (and the clock reads that timing calls takes) that no listener would act on.
    */
-  record Hearing(boolean statementStarts, boolean statementEnds, boolean callStarts, boolean callEnds, boolean callFails) {
-    static final Hearing NOTHING = new Hearing(false, false, false, false, false);
+  record Hearing(boolean statementStarts, boolean statementEnds, boolean callStarts, boolean callEnds, boolean callFails,
+      boolean callTimes) {
+    static final Hearing NOTHING = new Hearing(false, false, false, false, false, false);
 
     static Hearing of(ShardexListener l) {
       if (l instanceof Listeners several) {
         return several.hearing;
       }
+      boolean callEnds = overrides(l, "shardCallEnded", ClusterView.class, Object.class, Shard.class, long.class);
       return new Hearing(overrides(l, "statementStarted", StatementView.class),
           overrides(l, "statementEnded", StatementView.class, Object.class),
           overrides(l, "shardCallStarted", ClusterView.class, StatementView.class, Object.class, Shard.class),
-          overrides(l, "shardCallEnded", ClusterView.class, Object.class, Shard.class, long.class),
-          overrides(l, "shardCallFailed", ClusterView.class, Object.class, Shard.class, SQLException.class));
+          callEnds, overrides(l, "shardCallFailed", ClusterView.class, Object.class, Shard.class, SQLException.class),
+          callEnds && l.timesShardCalls());
     }
 
     /** Whether it hears statements (its state from a start goes to its end). */
@@ -86,7 +88,7 @@ final class Listeners implements ShardexListener {
 
     Hearing or(Hearing o) {
       return new Hearing(statementStarts || o.statementStarts, statementEnds || o.statementEnds,
-          callStarts || o.callStarts, callEnds || o.callEnds, callFails || o.callFails);
+          callStarts || o.callStarts, callEnds || o.callEnds, callFails || o.callFails, callTimes || o.callTimes);
     }
   }
 
@@ -220,6 +222,11 @@ final class Listeners implements ShardexListener {
         all[i].shardCallEnded(cluster, at(call, i, onlyCalls), shard, nanos);
       }
     }
+  }
+
+  @Override
+  public boolean timesShardCalls() {
+    return hearing.callTimes();
   }
 
   @Override

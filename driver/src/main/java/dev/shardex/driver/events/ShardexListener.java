@@ -18,6 +18,9 @@ import java.util.concurrent.Executor;
  * <p>Threads: a statement's events come on the thread that runs it; a shard call's start may come
  * on a fan-out thread, and its end comes when the shard's connection is given back, which for a
  * query is when its rows were read (the result set's close), so possibly after the statement ended.
+ * A one-shard statement's call that ended inside the statement (a write's), for which no listener
+ * kept a state, is told at the statement's end, just before it, and lasted until then: the two
+ * ends are one clock read.
  */
 public interface ShardexListener {
   /** A cluster opened (or was already open when this listener registered). */
@@ -59,10 +62,20 @@ public interface ShardexListener {
 
   /**
    * The call's connection was given back, {@code nanos} after it was taken (-1 when this
-   * listener was registered while the call ran). Timing calls costs the driver two clock reads per
-   * call, made only while some listener overrides this method.
+   * listener was registered while the call ran, or no listener {@link #timesShardCalls times calls}).
+   * Timing calls costs the driver two clock reads per call, made only while some listener overrides
+   * this method and times calls.
    */
   default void shardCallEnded(ClusterView cluster, Object call, Shard shard, long nanos) {}
+
+  /**
+   * Whether this listener uses {@link #shardCallEnded}'s {@code nanos}. One that only ends there
+   * what it started (a span, which reads its own clock) returns false: unless another listener in
+   * effect times calls, the driver then reads no clock for them and {@code nanos} is -1.
+   */
+  default boolean timesShardCalls() {
+    return true;
+  }
 
   /**
    * A transaction that ran on {@code shards} shards (1 or more) ended.
