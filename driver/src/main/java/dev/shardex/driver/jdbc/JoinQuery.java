@@ -149,10 +149,13 @@ final class JoinQuery {
     return new LookupJoin(wholeNumbers(split(t, text, values)), BATCH, cap).root();
   }
 
+  private static final java.util.regex.Pattern WHOLE_NUMBER =
+      java.util.regex.Pattern.compile("(tinyint|smallint|mediumint|int|integer|bigint)\\b.*");
+
   /** A split whose join column holds whole numbers, which the lookup join pairs; any other is refused here. */
   private JoinSplit wholeNumbers(JoinSplit split) throws SQLException {
     String type = catalog().type(split.table(), split.joinColumn().replace("`", "").toLowerCase(Locale.ROOT));
-    if (type != null && !type.toLowerCase(Locale.ROOT).matches("(tinyint|smallint|mediumint|int|integer|bigint)\\b.*")) {
+    if (type != null && !WHOLE_NUMBER.matcher(type.toLowerCase(Locale.ROOT)).matches()) {
       throw ShardexError.JOIN_NOT_ON_KEY.exception(split.table(), split.joinColumn(),
           "its join column is " + type + ", and a lookup join pairs whole numbers only");
     }

@@ -11,8 +11,8 @@ import java.util.List;
  * dependent step runs once per batch.
  */
 final class Step implements Operator {
-  private final String shown;
-  private final String role;
+  private final java.util.function.Supplier<String> shown;
+  private final java.util.function.Supplier<String> role;
   private final boolean direct;
   private String sql;
   private Object[] values;
@@ -24,6 +24,11 @@ final class Step implements Operator {
 
   /** {@code direct}: a text the driver wrote, sent to one shard as it is (not parsed, not routed). */
   Step(String shown, String role, boolean direct) {
+    this(() -> shown, () -> role, direct);
+  }
+
+  /** Its texts for EXPLAIN ROUTE, worded only when shown (a plan built per execution words none). */
+  Step(java.util.function.Supplier<String> shown, java.util.function.Supplier<String> role, boolean direct) {
     this.shown = shown;
     this.role = role;
     this.direct = direct;
@@ -52,6 +57,6 @@ final class Step implements Operator {
 
   @Override
   public List<Object[]> sent(Object[] statementValues) {
-    return List.<Object[]>of(new Object[] {null, shown, role});
+    return List.<Object[]>of(new Object[] {null, shown.get(), role.get()});
   }
 }
