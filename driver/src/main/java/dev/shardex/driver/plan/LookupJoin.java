@@ -238,7 +238,10 @@ public final class LookupJoin implements Operator {
     if (v == null) {
       return null;
     }
-    if (v instanceof Long || v instanceof Integer || v instanceof Short || v instanceof Byte) {
+    if (v instanceof Long) {
+      return v;
+    }
+    if (v instanceof Integer || v instanceof Short || v instanceof Byte) {
       return ((Number) v).longValue();
     }
     if (v instanceof BigInteger b) {
