@@ -116,6 +116,45 @@ final class JoinQuery {
    * count); a join the lookup join cannot answer is given to one server ({@link PushJoin}).
    */
   Operator plan(RouteTemplate t, String text, Object[] values) throws SQLException {
+    int cap = (int) Math.min(Integer.MAX_VALUE - 1, cluster.config().maxMergeRows());
+    JoinSplit plain = cluster.templates().crossShard(version() + "|plain-lookup|" + cap + "|" + text, () -> {
+      try {
+        return planned(t, text, values) instanceof Plain p ? p.split : null;
+      } catch (SQLException | RuntimeException e) {
+        return null; // planned again below, where its refusal is raised
+      }
+    });
+    return plain != null ? new LookupJoin(plain, BATCH, cap).root() : planned(t, text, values);
+  }
+
+  /**
+   * Stands for a plain lookup join while {@link #plan} finds, once per text, that its tree is one
+   * (every cut above is cached by catalog version and text, and none depends on the values): it
+   * then builds the join from the split, asking no cut again.
+   */
+  private record Plain(JoinSplit split) implements Operator {
+    @Override
+    public java.sql.ResultSet open(Runner run) {
+      throw new IllegalStateException("a marker, never run");
+    }
+
+    @Override
+    public String describe() {
+      return "a plain lookup join";
+    }
+
+    @Override
+    public String roundTrips() {
+      return "";
+    }
+
+    @Override
+    public List<Operator> inputs() {
+      return List.of();
+    }
+  }
+
+  private Operator planned(RouteTemplate t, String text, Object[] values) throws SQLException {
     UnionSplit.Plan union = UnionSplit.topLevel(t)
         ? cluster.templates().crossShard(version() + "|union|" + text, () -> UnionSplit.of(text, catalog())) : null;
     if (union != null) { // its branches run apart, combined on one shard
@@ -146,13 +185,25 @@ final class JoinQuery {
       return new PushBack(new LookupJoin(split(t, folded.inner(), values), BATCH, cap, folded.innerParams()), folded,
           MAX_PUSHED_BYTES);
     }
-    return new LookupJoin(wholeNumbers(split(t, text, values)), BATCH, cap).root();
+    return new Plain(wholeNumbers(split(t, text, values)));
+  }
+
+  private static final java.util.Set<String> WHOLE_NUMBERS = java.util.Set.of("tinyint", "smallint", "mediumint", "int",
+      "integer", "bigint");
+
+  /** A column type's name: its leading word ("bigint" of "bigint(20) unsigned"). */
+  private static String leadingWord(String type) {
+    int end = 0;
+    while (end < type.length() && (Character.isLetterOrDigit(type.charAt(end)) || type.charAt(end) == '_')) {
+      end++;
+    }
+    return type.substring(0, end);
   }
 
   /** A split whose join column holds whole numbers, which the lookup join pairs; any other is refused here. */
   private JoinSplit wholeNumbers(JoinSplit split) throws SQLException {
     String type = catalog().type(split.table(), split.joinColumn().replace("`", "").toLowerCase(Locale.ROOT));
-    if (type != null && !type.toLowerCase(Locale.ROOT).matches("(tinyint|smallint|mediumint|int|integer|bigint)\\b.*")) {
+    if (type != null && !WHOLE_NUMBERS.contains(leadingWord(type.toLowerCase(Locale.ROOT)))) {
       throw ShardexError.JOIN_NOT_ON_KEY.exception(split.table(), split.joinColumn(),
           "its join column is " + type + ", and a lookup join pairs whole numbers only");
     }

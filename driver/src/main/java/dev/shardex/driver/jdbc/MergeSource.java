@@ -69,9 +69,15 @@ interface MergeSource {
     };
   }
 
+  /** Binds the chosen literals in order; a Long as setLong (what setObject does for it, without its type look-up). */
   static void bindLiterals(PreparedStatement ps, int[] chosen, Object[] literals) throws SQLException {
     for (int j = 0; j < chosen.length; j++) {
-      ps.setObject(j + 1, literals[chosen[j]]);
+      Object v = literals[chosen[j]];
+      if (v instanceof Long l) {
+        ps.setLong(j + 1, l);
+      } else {
+        ps.setObject(j + 1, v);
+      }
     }
   }
 }

@@ -21,6 +21,35 @@ public record Cell(Object value, String text) {
   }
 
   /**
+   * The same, knowing whether the column is a signed whole-number one ({@link #signedWholeNumbers}):
+   * there a Long's or Integer's text is its decimal digits, as the shard's getString gives them
+   * (ZEROFILL, which pads them, makes a column UNSIGNED), so it is written, not decoded again.
+   */
+  public static Cell read(java.sql.ResultSet rs, int column, boolean signedWholeNumber) throws java.sql.SQLException {
+    if (!signedWholeNumber) {
+      return read(rs, column);
+    }
+    Object v = rs.getObject(column);
+    if (v == null) {
+      return NULL;
+    }
+    return new Cell(v, v instanceof Long || v instanceof Integer ? v.toString() : v instanceof String s ? s : rs.getString(column));
+  }
+
+  /** Per column (1-based, [0] unused): whether it is a signed TINYINT, SMALLINT, MEDIUMINT, INT or BIGINT. */
+  public static boolean[] signedWholeNumbers(java.sql.ResultSetMetaData meta) throws java.sql.SQLException {
+    boolean[] out = new boolean[meta.getColumnCount() + 1];
+    for (int i = 1; i < out.length; i++) {
+      int type = meta.getColumnType(i);
+      boolean whole = type == java.sql.Types.BIGINT || type == java.sql.Types.INTEGER || type == java.sql.Types.SMALLINT
+          || type == java.sql.Types.TINYINT;
+      String name = whole ? meta.getColumnTypeName(i) : null;
+      out[i] = name != null && !name.toUpperCase(java.util.Locale.ROOT).contains("UNSIGNED");
+    }
+    return out;
+  }
+
+  /**
    * The heap this cell takes, estimated for a 64-bit JVM with compressed pointers: the cell (16
    * bytes), its text (a String of 24 bytes plus its characters, one byte each when Latin-1, else
    * two) and its value (shared with the text for a string; 16 for a boxed number, else 32 plus the

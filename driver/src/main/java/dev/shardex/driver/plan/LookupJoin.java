@@ -46,11 +46,15 @@ public final class LookupJoin implements Operator {
     this.batch = batch;
     this.cap = cap;
     this.params = params;
-    String kind = split.left() ? "LEFT" : "inner";
-    this.driving = new Step(StepLimit.text(split.driving(), cap),
-        "lookup join (" + kind + "), step 1: the driving rows, routed as a statement of their own");
-    this.dependent = new Step(split.dependent() + "?, ...)", "lookup join (" + kind + "), step 2: " + split.table()
-        + " rows by " + split.joinColumn() + " IN (at most " + batch + " distinct join values per statement), routed by those values");
+    this.driving = new Step(() -> StepLimit.text(split.driving(), cap),
+        () -> "lookup join (" + kind() + "), step 1: the driving rows, routed as a statement of their own", false);
+    this.dependent = new Step(() -> split.dependent() + "?, ...)", () -> "lookup join (" + kind() + "), step 2: " + split.table()
+        + " rows by " + split.joinColumn() + " IN (at most " + batch + " distinct join values per statement), routed by those values",
+        false);
+  }
+
+  private String kind() {
+    return split.left() ? "LEFT" : "inner";
   }
 
   /** The statement's plan: the join, under a count of its rows when that is all the statement asks. */
@@ -60,7 +64,7 @@ public final class LookupJoin implements Operator {
 
   @Override
   public String describe() {
-    return "LookupJoin (" + (split.left() ? "LEFT" : "inner") + ") on " + split.table() + "." + split.joinColumn()
+    return "LookupJoin (" + kind() + ") on " + split.table() + "." + split.joinColumn()
         + ": driving rows first, then at most " + batch + " distinct join values per statement";
   }
 
@@ -86,9 +90,8 @@ public final class LookupJoin implements Operator {
     // LIMIT cap+1: its cap+1-th row refuses the join (read() holds at most cap rows)
     Side driving = read(run.open(this.driving.bind(StepLimit.text(split.driving(), cap), Values.pick(values, split.drivingParams()))),
         "driving");
-    List<Object> keys = new ArrayList<>(new LinkedHashSet<>(joinValues(driving)));
-    keys.remove(null);
-    Map<Object, List<Cell[]>> matches = new HashMap<>();
+    List<Object> keys = joinValues(driving);
+    Map<Object, List<Cell[]>> matches = new HashMap<>(keys.size() * 2);
     Side dependent = null;
     int read = 0;
     for (int from = 0; from < keys.size() || dependent == null; from += batch) {
@@ -201,6 +204,7 @@ public final class LookupJoin implements Operator {
     try (rs) {
       ResultSetMetaData meta = rs.getMetaData();
       int n = meta.getColumnCount();
+      boolean[] whole = Cell.signedWholeNumbers(meta);
       List<Cell[]> rows = new ArrayList<>();
       while (rs.next()) {
         if (rows.size() >= cap) {
@@ -208,7 +212,7 @@ public final class LookupJoin implements Operator {
         }
         Cell[] row = new Cell[n];
         for (int i = 1; i <= n; i++) {
-          row[i - 1] = Cell.read(rs, i);
+          row[i - 1] = Cell.read(rs, i, whole[i]);
         }
         rows.add(row);
       }
@@ -216,12 +220,16 @@ public final class LookupJoin implements Operator {
     }
   }
 
+  /** The driving rows' distinct join values, NULL left out, in their first row's order. */
   private List<Object> joinValues(Side driving) throws SQLException {
-    List<Object> out = new ArrayList<>(driving.rows().size());
+    LinkedHashSet<Object> distinct = new LinkedHashSet<>(driving.rows().size() * 2);
     for (Cell[] row : driving.rows()) {
-      out.add(joinValue(row));
+      Object key = joinValue(row);
+      if (key != null) {
+        distinct.add(key);
+      }
     }
-    return out;
+    return new ArrayList<>(distinct);
   }
 
   /** A join value as a whole number; a value of another type is refused (its equality is the server's to decide). */
@@ -230,7 +238,10 @@ public final class LookupJoin implements Operator {
     if (v == null) {
       return null;
     }
-    if (v instanceof Long || v instanceof Integer || v instanceof Short || v instanceof Byte) {
+    if (v instanceof Long) {
+      return v;
+    }
+    if (v instanceof Integer || v instanceof Short || v instanceof Byte) {
       return ((Number) v).longValue();
     }
     if (v instanceof BigInteger b) {
@@ -254,7 +265,11 @@ public final class LookupJoin implements Operator {
     return n instanceof BigInteger b && b.bitLength() >= 64 ? Long.MAX_VALUE : Math.max(0, n.longValue());
   }
 
+  /** {@code n} parameter markers, "?, ?, ..., ?": a prefix of one text written once. */
   private static String markers(int n) {
-    return String.join(", ", Collections.nCopies(n, "?"));
+    return n <= MARKER_COUNT ? MARKERS.substring(0, 3 * n - 2) : String.join(", ", Collections.nCopies(n, "?"));
   }
+
+  private static final int MARKER_COUNT = 1_000;
+  private static final String MARKERS = String.join(", ", Collections.nCopies(MARKER_COUNT, "?"));
 }

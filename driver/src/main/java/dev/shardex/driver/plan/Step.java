@@ -11,8 +11,8 @@ import java.util.List;
  * dependent step runs once per batch.
  */
 final class Step implements Operator {
-  private final String shown;
-  private final String role;
+  private final java.util.function.Supplier<String> shown;
+  private final java.util.function.Supplier<String> role;
   private final boolean direct;
   private final boolean counted;
   private String sql;
@@ -25,11 +25,17 @@ final class Step implements Operator {
 
   /** {@code direct}: a text the driver wrote, sent to one shard as it is (not parsed, not routed). */
   Step(String shown, String role, boolean direct) {
+    this(() -> shown, () -> role, direct, false);
+  }
+
+  /** Its texts for EXPLAIN ROUTE, worded only when shown (a plan built per execution words none). */
+  Step(java.util.function.Supplier<String> shown, java.util.function.Supplier<String> role, boolean direct) {
     this(shown, role, direct, false);
   }
 
   /** {@code counted}: a buffered step whose reader refuses its cap+1-th row, its shards counted first ({@link Runner#counted}). */
-  private Step(String shown, String role, boolean direct, boolean counted) {
+  private Step(java.util.function.Supplier<String> shown, java.util.function.Supplier<String> role, boolean direct,
+      boolean counted) {
     this.shown = shown;
     this.role = role;
     this.direct = direct;
@@ -37,7 +43,7 @@ final class Step implements Operator {
   }
 
   static Step counted(String shown, String role) {
-    return new Step(shown, role, false, true);
+    return new Step(() -> shown, () -> role, false, true);
   }
 
   Step bind(String sql, Object[] values) {
@@ -63,6 +69,6 @@ final class Step implements Operator {
 
   @Override
   public List<Object[]> sent(Object[] statementValues) {
-    return List.<Object[]>of(new Object[] {null, shown, role});
+    return List.<Object[]>of(new Object[] {null, shown.get(), role.get()});
   }
 }

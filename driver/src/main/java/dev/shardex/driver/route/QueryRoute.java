@@ -53,7 +53,8 @@ final class QueryRoute {
     try {
       shards = where.shardsFor(-1, write);
     } catch (SQLException e) {
-      if (crossShardSelect(write) && (ShardexError.JOIN_NOT_ON_KEY.is(e) || where.unionApart || where.singleApart)) {
+      if (crossShardSelect(write)
+          && (e instanceof QueryShards.Apart || ShardexError.JOIN_NOT_ON_KEY.is(e) || where.unionApart || where.singleApart)) {
         return RoutePlan.join(); // its tables (UNION branches, a SINGLE table) live apart: the executor tries a cross-shard plan
       }
       throw e;
@@ -118,6 +119,10 @@ final class QueryRoute {
 
   /** A SELECT that a cross-shard plan may answer when its tables live apart (not a locking read). */
   private boolean crossShardSelect(boolean write) {
+    return crossShardSelect(t, ctx, write);
+  }
+
+  static boolean crossShardSelect(RouteTemplate t, RouteContext ctx, boolean write) {
     return !write && t.type() == StatementType.SELECT && !t.shape().lockingRead() && ctx.crossShardSteps();
   }
 
@@ -171,23 +176,40 @@ final class QueryRoute {
   /** Each shard gets only its own keys of the IN list that spread the statement over several shards. */
   private RoutePlan withInSplit(RoutePlan plan, List<Integer> targets) {
     String column = where.splitColumn;
-    if (column == null || targets.size() < 2 || t.keys().stream().filter(k -> k.column().column().equals(column)).count() != 1) {
+    if (column == null || targets.size() < 2 || !oneKeyPredicateOn(column)) {
       return plan; // not one clear IN list on the key: every shard gets the statement whole (still exact)
     }
+    int[] valueShards = where.splitShards;
     java.util.Map<Integer, int[]> keep = new java.util.TreeMap<>();
-    for (int shard : targets) {
-      List<Integer> mine = new ArrayList<>();
-      for (int v = 0; v < where.splitShards.length; v++) {
-        if (where.splitShards[v] == shard) {
-          mine.add(v);
-        }
+    int[] counts = new int[targets.size()];
+    for (int shard : valueShards) {
+      int at = targets.indexOf(shard);
+      if (at >= 0) {
+        counts[at]++;
       }
-      if (mine.isEmpty()) {
+    }
+    for (int i = 0; i < targets.size(); i++) {
+      if (counts[i] == 0) {
         return plan;
       }
-      keep.put(shard, mine.stream().mapToInt(Integer::intValue).toArray());
+      int[] mine = new int[counts[i]];
+      int n = 0;
+      for (int v = 0; v < valueShards.length; v++) {
+        if (valueShards[v] == targets.get(i)) {
+          mine[n++] = v;
+        }
+      }
+      keep.put(targets.get(i), mine);
     }
-    return plan.withInSplit(new RoutePlan.InSplit(column, where.splitShards.length, keep));
+    return plan.withInSplit(new RoutePlan.InSplit(column, valueShards.length, keep));
+  }
+
+  private boolean oneKeyPredicateOn(String column) {
+    int n = 0;
+    for (dev.shardex.driver.sql.KeyPredicate k : t.keys()) {
+      n += k.column().column().equals(column) ? 1 : 0;
+    }
+    return n == 1;
   }
 
   /**

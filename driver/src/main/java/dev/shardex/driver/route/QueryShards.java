@@ -157,6 +157,9 @@ final class QueryShards {
     List<Integer> first = shardsPerRoot.get(0);
     for (List<Integer> s : shardsPerRoot) {
       if (s == ALL || first == ALL || s.size() > 1 || !s.equals(first)) {
+        if (QueryRoute.crossShardSelect(t, ctx, write)) {
+          throw new Apart(); // QueryRoute.plan answers it with a cross-shard plan: no refusal to word
+        }
         throw ShardexError.JOIN_NOT_ON_KEY.exception(refs.names(sharded), refs.keyColumns(sharded), "a write or locking read is not answered across shards");
       }
     }
@@ -200,4 +203,20 @@ final class QueryShards {
     return Router.join(shards == ALL ? dir.shards().keySet() : shards);
   }
 
+  /**
+   * A SELECT's components live apart and a cross-shard plan may answer it ({@link QueryRoute#plan}
+   * turns this into the JOIN plan): thrown without a message or stack, which nobody reads.
+   */
+  static final class Apart extends SQLException {
+    private static final long serialVersionUID = 1L;
+
+    Apart() {
+      super("its tables live apart");
+    }
+
+    @Override
+    public synchronized Throwable fillInStackTrace() {
+      return this;
+    }
+  }
 }

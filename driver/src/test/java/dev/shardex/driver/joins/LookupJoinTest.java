@@ -32,7 +32,10 @@ class LookupJoinTest {
       "CREATE TABLE xj_pets (id INT PRIMARY KEY, owner_id BIGINT NOT NULL, type_id INT, name VARCHAR(30))"
           + " COMMENT='shardex:sharded key=owner_id lookup=id unique'",
       "CREATE TABLE xj_visits (id INT PRIMARY KEY, pet_id BIGINT NOT NULL, visit_date DATE, description VARCHAR(64))"
-          + " COMMENT='shardex:sharded key=pet_id lookup=id unique'");
+          + " COMMENT='shardex:sharded key=pet_id lookup=id unique'",
+      "CREATE TABLE xj_codes (id BIGINT PRIMARY KEY, owner_id BIGINT NOT NULL, code INT(6) ZEROFILL, small SMALLINT,"
+          + " tiny TINYINT, medium MEDIUMINT, flag TINYINT(1), big BIGINT UNSIGNED, neg INT, buyer_id BIGINT)"
+          + " COMMENT='shardex:sharded key=owner_id lookup=id unique'");
 
   static Connection oracle;
 
@@ -59,7 +62,16 @@ class LookupJoinTest {
     rows.add("INSERT INTO xj_pets VALUES (1, 10, 1, 'Leo'), (2, 11, 2, 'Basil'), (3, 12, 3, 'Rosy'), (4, 13, NULL, 'Jewel')");
     rows.add("INSERT INTO xj_visits VALUES (1, 1, '2026-01-01', 'rabies shot'), (2, 1, '2026-02-01', 'neutered'),"
         + " (3, 3, '2026-03-01', 'spayed'), (4, 2, '2026-03-04', 'check')");
-    oracle = Oracle.load(List.of("xj_users", "xj_orders", "xj_types", "xj_pets", "xj_visits"), DDL, rows);
+    StringBuilder codes = new StringBuilder("INSERT INTO xj_codes VALUES ");
+    for (int id = 1; id <= 40; id++) {
+      codes.append(id == 1 ? "" : ", ").append("(").append(id).append(", ").append(id % 3 + 1).append(", ")
+          .append(id % 9 == 0 ? "NULL" : Integer.toString(id * 7)).append(", ").append(-id * 300).append(", ")
+          .append(id % 2 == 0 ? -id : id).append(", ").append(id * 100_000).append(", ").append(id % 2).append(", ")
+          .append(id == 1 ? "18446744073709551615" : Long.toString(id * 1_000_000_007L)).append(", ").append(-id).append(", ")
+          .append((id * 7) % 40 + 1).append(")");
+    }
+    rows.add(codes.toString());
+    oracle = Oracle.load(List.of("xj_users", "xj_orders", "xj_types", "xj_pets", "xj_visits", "xj_codes"), DDL, rows);
   }
 
 
@@ -80,6 +92,17 @@ class LookupJoinTest {
     for (int seller = 1; seller <= 6; seller++) {
       same("SELECT o.id, o.total, u.name FROM xj_orders o JOIN xj_users u ON o.buyer_id = u.id WHERE o.seller_id = ?", false, seller);
     }
+  }
+
+  @Test
+  void wholeNumberColumnsOnEitherSide_readAsOnOneServer_zeroFillUnsignedAndNegative() throws SQLException {
+    // the join writes a signed whole number's text itself; ZEROFILL (padded) and UNSIGNED ones are the shard's
+    for (int owner = 1; owner <= 3; owner++) {
+      same("SELECT c.id, c.code, c.small, c.tiny, c.medium, c.flag, c.big, c.neg, u.id AS uid, u.name FROM xj_codes c"
+          + " JOIN xj_users u ON c.buyer_id = u.id WHERE c.owner_id = ?", false, owner);
+    }
+    same("SELECT o.id, o.buyer_id, c.* FROM xj_orders o LEFT JOIN xj_codes c ON c.id = o.buyer_id WHERE o.seller_id = ?",
+        false, 2);
   }
 
   @Test
