@@ -12,7 +12,6 @@ import dev.shardex.vocabulary.ShardexError;
 import dev.shardex.vocabulary.TableDef;
 import dev.shardex.vocabulary.TableKind;
 import java.sql.SQLException;
-import java.util.ArrayList;
 import java.util.List;
 
 /**
