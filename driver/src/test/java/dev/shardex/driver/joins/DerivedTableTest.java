@@ -11,9 +11,9 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.List;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * Derived tables and non-recursive CTEs that need a cross-shard merge of their own (issue 20, part
@@ -29,6 +29,7 @@ class DerivedTableTest {
           + " created_at DATETIME(3)) COMMENT='shardex:sharded key=seller_id'",
       "CREATE TABLE xd_countries (code CHAR(2) PRIMARY KEY, name VARCHAR(64)) COMMENT='shardex:global'");
 
+  @RegisterExtension static final Oracle.Loader LOADER = new Oracle.Loader();
   static Connection oracle;
 
   @BeforeAll
@@ -50,14 +51,7 @@ class DerivedTableTest {
     }
     rows.add(orders.toString());
     rows.add("INSERT INTO xd_countries VALUES ('NL', 'Netherlands'), ('BE', 'Belgium'), ('DE', 'Germany')");
-    oracle = Oracle.load(List.of("xd_users", "xd_orders", "xd_countries"), DDL, rows);
-  }
-
-  @AfterAll
-  static void close() throws SQLException {
-    if (oracle != null) {
-      oracle.close();
-    }
+    oracle = LOADER.load(List.of("xd_users", "xd_orders", "xd_countries"), DDL, rows);
   }
 
   static void same(String sql, boolean ordered, Object... args) throws SQLException {

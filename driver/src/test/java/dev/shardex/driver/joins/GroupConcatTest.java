@@ -8,8 +8,8 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.List;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
@@ -22,6 +22,7 @@ import org.junit.jupiter.params.provider.CsvSource;
  * Shardex's statements report no server warnings yet, one shard's neither.)
  */
 final class GroupConcatTest {
+  @RegisterExtension static final Oracle.Loader LOADER = new Oracle.Loader();
   private static Connection oracle;
 
   @BeforeAll
@@ -34,17 +35,12 @@ final class GroupConcatTest {
     for (int id = 1; id <= 30; id++) {
       orders.add("(" + id + ", " + (id % 4 + 1) + ", " + (id % 8 + 1) + ", 'code-" + (id % 7) + "')");
     }
-    oracle = Oracle.load(List.of("gc_users", "gc_orders"), List.of(
+    oracle = LOADER.load(List.of("gc_users", "gc_orders"), List.of(
         "CREATE TABLE gc_users (id BIGINT PRIMARY KEY, name VARCHAR(20)) COMMENT='shardex:sharded key=id'",
         "CREATE TABLE gc_orders (id BIGINT PRIMARY KEY, seller_id BIGINT NOT NULL, buyer_id BIGINT, code VARCHAR(20))"
             + " COMMENT='shardex:sharded key=seller_id'"),
         List.of("INSERT INTO gc_users VALUES " + String.join(", ", users),
             "INSERT INTO gc_orders VALUES " + String.join(", ", orders)));
-  }
-
-  @AfterAll
-  static void close() throws SQLException {
-    oracle.close();
   }
 
   @ParameterizedTest(name = "group_concat_max_len={0}: {1}")

@@ -12,10 +12,10 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.List;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * INSERT ... SELECT (issue 20, part 5), each compared with one plain MariaDB server holding the
@@ -38,11 +38,12 @@ class InsertSelectTest {
           + " COMMENT='shardex:sharded key=owner_id lookup=name unique'");
   static final List<String> TABLES = List.of("xi_orders", "xi_posts", "xi_spend", "xi_events", "xi_tags");
 
+  @RegisterExtension static final Oracle.Loader LOADER = new Oracle.Loader();
   static Connection oracle;
 
   @BeforeAll
   static void tables() throws SQLException {
-    oracle = Oracle.load(TABLES, DDL, List.of());
+    oracle = LOADER.load(TABLES, DDL, List.of());
   }
 
   @BeforeEach
@@ -69,13 +70,6 @@ class InsertSelectTest {
       for (String sql : load) {
         s.execute(sql); // (a DELETE without the key needs scatterWrites; it keeps the lookup entries too)
       }
-    }
-  }
-
-  @AfterAll
-  static void close() throws SQLException {
-    if (oracle != null) {
-      oracle.close();
     }
   }
 

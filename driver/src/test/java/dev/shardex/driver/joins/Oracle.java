@@ -13,6 +13,8 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.List;
+import org.junit.jupiter.api.extension.AfterAllCallback;
+import org.junit.jupiter.api.extension.ExtensionContext;
 
 /**
  * The one plain MariaDB server the cross-shard tests compare with: the same tables and rows there and
@@ -20,6 +22,26 @@ import java.util.List;
  */
 final class Oracle {
   private Oracle() {}
+
+  /**
+   * A test class's oracle, registered with {@code @RegisterExtension}: its {@code @BeforeAll} loads
+   * the tables through {@link #load}, and the oracle's connection is closed after the class's tests.
+   */
+  static final class Loader implements AfterAllCallback {
+    private Connection oracle;
+
+    Connection load(List<String> tables, List<String> ddl, List<String> rows) throws SQLException {
+      oracle = Oracle.load(tables, ddl, rows);
+      return oracle;
+    }
+
+    @Override
+    public void afterAll(ExtensionContext context) throws SQLException {
+      if (oracle != null) {
+        oracle.close();
+      }
+    }
+  }
 
   /** Creates {@code tables} afresh by {@code ddl}, fills them by {@code rows} on the oracle and through Shardex; the oracle's connection. */
   static Connection load(List<String> tables, List<String> ddl, List<String> rows) throws SQLException {

@@ -11,9 +11,9 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.List;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * INTERSECT and EXCEPT (ALL and DISTINCT) whose branches need different shards: each branch runs
@@ -37,6 +37,7 @@ class SetOperationTest {
   static final String[] A_NAMES = {"Ann", "Bob", "Émile", "zoë", null, "Carl", "Dana"};
   static final String[] B_NAMES = {"ann", "BOB ", "emile", "Zoe", null, "Eve", "ANN"};
 
+  @RegisterExtension static final Oracle.Loader LOADER = new Oracle.Loader();
   static Connection oracle;
 
   @BeforeAll
@@ -45,7 +46,7 @@ class SetOperationTest {
     rows.add(insert("xs_a", A_NAMES, 60, 3));
     rows.add(insert("xs_b", B_NAMES, 45, 5));
     rows.add("INSERT INTO xs_g VALUES ('ANN', 1), ('Eve', 2), ('Frank', NULL), (NULL, NULL), ('carl', 3)");
-    oracle = Oracle.load(List.of("xs_a", "xs_b", "xs_g"), DDL, rows);
+    oracle = LOADER.load(List.of("xs_a", "xs_b", "xs_g"), DDL, rows);
   }
 
   /** {@code count} rows spread over keys 1..16 (so over every shard), each name and n repeating across keys. */
@@ -59,13 +60,6 @@ class SetOperationTest {
           .append(value).append(", ").append(value).append(", ").append(n).append(")");
     }
     return s.toString();
-  }
-
-  @AfterAll
-  static void close() throws SQLException {
-    if (oracle != null) {
-      oracle.close();
-    }
   }
 
   static void same(String sql, boolean ordered, Object... args) throws SQLException {

@@ -11,8 +11,8 @@ import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
@@ -25,6 +25,7 @@ import org.junit.jupiter.params.provider.CsvSource;
 final class StepCapTest {
   private static final int ROWS = 12;
   private static final String PUSHED = "SELECT o.id, u.id FROM sc_orders o JOIN sc_users u ON o.code = u.name";
+  @RegisterExtension static final Oracle.Loader LOADER = new Oracle.Loader();
   private static Connection oracle;
 
   @BeforeAll
@@ -35,18 +36,13 @@ final class StepCapTest {
       users.add("(" + id + ", 'c" + id + "')");
       orders.add("(" + id + ", " + (id % 3 + 1) + ", " + id + ", 'c" + id + "')");
     }
-    oracle = Oracle.load(List.of("sc_users", "sc_orders", "sc_copy"), List.of(
+    oracle = LOADER.load(List.of("sc_users", "sc_orders", "sc_copy"), List.of(
         "CREATE TABLE sc_users (id BIGINT PRIMARY KEY, name VARCHAR(20)) COMMENT='shardex:sharded key=id'",
         "CREATE TABLE sc_orders (id BIGINT PRIMARY KEY, seller_id BIGINT NOT NULL, buyer_id BIGINT, code VARCHAR(20))"
             + " COMMENT='shardex:sharded key=seller_id'",
         "CREATE TABLE sc_copy (id BIGINT PRIMARY KEY, user_id BIGINT NOT NULL) COMMENT='shardex:sharded key=user_id'"),
         List.of("INSERT INTO sc_users VALUES " + String.join(", ", users),
             "INSERT INTO sc_orders VALUES " + String.join(", ", orders)));
-  }
-
-  @AfterAll
-  static void close() throws SQLException {
-    oracle.close();
   }
 
   @ParameterizedTest(name = "{0}")

@@ -13,9 +13,9 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.List;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * Subqueries over other shards and a GLOBAL table's outer join with a SHARDED one (research
@@ -32,6 +32,7 @@ class SubqueryTest {
       "CREATE TABLE sq_countries (code CHAR(2) PRIMARY KEY, name VARCHAR(64)) COMMENT='shardex:global'",
       "CREATE TABLE sq_none (id BIGINT PRIMARY KEY, user_id BIGINT) COMMENT='shardex:sharded key=user_id'");
 
+  @RegisterExtension static final Oracle.Loader LOADER = new Oracle.Loader();
   static Connection oracle;
 
   @BeforeAll
@@ -57,14 +58,7 @@ class SubqueryTest {
     rows.add(orders.toString());
     rows.add("INSERT INTO sq_countries VALUES ('BE', 'Belgium'), ('DE', 'Germany'), ('FR', 'France'), ('LU', 'Luxembourg'),"
         + " ('NL', 'Netherlands')");
-    oracle = Oracle.load(List.of("sq_users", "sq_orders", "sq_countries", "sq_none"), DDL, rows);
-  }
-
-  @AfterAll
-  static void close() throws SQLException {
-    if (oracle != null) {
-      oracle.close();
-    }
+    oracle = LOADER.load(List.of("sq_users", "sq_orders", "sq_countries", "sq_none"), DDL, rows);
   }
 
   static void same(String sql, boolean ordered, Object... args) throws SQLException {

@@ -40,7 +40,7 @@ public final class UnionBenchmark {
         }
       }
     } finally {
-      UnionTest.close();
+      UnionTest.oracle.close();
     }
   }
 

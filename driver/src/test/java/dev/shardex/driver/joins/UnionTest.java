@@ -12,9 +12,9 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.List;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * UNION and UNION ALL whose branches need different shards (research joins-research.md §7, T16-T18):
@@ -36,6 +36,7 @@ class UnionTest {
   /** Coupons: each spelling of a group other than the users' own names appears in one spelling only (which one a UNION keeps is the first seen). */
   static final String[] COUPONS = {"ann", "ANN ", "BOB", "emile", "SAVE10", "save10 ", "sävé10", "zeta", null};
 
+  @RegisterExtension static final Oracle.Loader LOADER = new Oracle.Loader();
   static Connection oracle;
 
   @BeforeAll
@@ -60,14 +61,7 @@ class UnionTest {
     }
     rows.add(orders.toString());
     rows.add("INSERT INTO xu_countries VALUES ('BE', 'Belgium'), ('NL', 'Netherlands'), ('FR', 'France')");
-    oracle = Oracle.load(List.of("xu_users", "xu_orders", "xu_countries"), DDL, rows);
-  }
-
-  @AfterAll
-  static void close() throws SQLException {
-    if (oracle != null) {
-      oracle.close();
-    }
+    oracle = LOADER.load(List.of("xu_users", "xu_orders", "xu_countries"), DDL, rows);
   }
 
   static void same(String sql, boolean ordered, Object... args) throws SQLException {

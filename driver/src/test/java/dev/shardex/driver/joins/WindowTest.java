@@ -11,9 +11,9 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.List;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * Window functions over SHARDED tables, each compared with one plain MariaDB server holding the same
@@ -33,6 +33,7 @@ class WindowTest {
       "CREATE TABLE xw_tags (code VARCHAR(8) PRIMARY KEY, label VARCHAR(32)) COMMENT='shardex:global'");
   static final String[] CATEGORIES = {"news", "NEWS", "sport", null, "Tech"};
 
+  @RegisterExtension static final Oracle.Loader LOADER = new Oracle.Loader();
   static Connection oracle;
 
   @BeforeAll
@@ -54,14 +55,7 @@ class WindowTest {
     }
     rows.add(likes.toString());
     rows.add("INSERT INTO xw_tags VALUES ('b', 'Bee'), ('a', 'Ay'), ('c', 'See')");
-    oracle = Oracle.load(List.of("xw_posts", "xw_likes", "xw_tags"), DDL, rows);
-  }
-
-  @AfterAll
-  static void close() throws SQLException {
-    if (oracle != null) {
-      oracle.close();
-    }
+    oracle = LOADER.load(List.of("xw_posts", "xw_likes", "xw_tags"), DDL, rows);
   }
 
   static void same(String sql, boolean ordered, Object... args) throws SQLException {
