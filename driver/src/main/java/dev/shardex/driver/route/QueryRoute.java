@@ -51,12 +51,8 @@ final class QueryRoute {
     List<Integer> shards;
     try {
       shards = where.shardsFor(-1, write);
-    } catch (SQLException e) {
-      if (crossShardSelect(write)
-          && (e instanceof QueryShards.Apart || ShardexError.JOIN_NOT_ON_KEY.is(e) || where.unionApart || where.singleApart)) {
-        return RoutePlan.join(); // its tables (UNION branches, a SINGLE table) live apart: the executor tries a cross-shard plan
-      }
-      throw e;
+    } catch (QueryShards.Apart e) {
+      return RoutePlan.join(); // its tables (components, UNION branches, a SINGLE table) live apart: a cross-shard plan
     }
     if (write && target != null && target.kind() == TableKind.SHARDED) {
       checkKeyChange(target, shards);

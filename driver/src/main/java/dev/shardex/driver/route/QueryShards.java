@@ -31,10 +31,6 @@ final class QueryShards {
   /** The key IN list that decided a multi-shard component: its column, values and each value's shard. */
   String splitColumn;
   int[] splitShards;
-  /** Set when the statement is refused because its UNION branches need different shards (a Union plan may answer it). */
-  boolean unionApart;
-  /** Set when it is refused because its SHARDED tables and a SINGLE table live apart (a subquery run first may answer it). */
-  boolean singleApart;
 
   QueryShards(QueryRefs refs, Object[] values, RouteContext ctx) {
     this.t = refs.t;
@@ -73,10 +69,9 @@ final class QueryShards {
     List<Integer> result = all ? ALL : List.copyOf(union);
     if (!everyBranchSharded && (all || union.size() > 1)) {
       // a GLOBAL or SINGLE branch run on every shard would repeat its rows or miss its table
-      unionApart = true;
-      throw ShardexError.CROSS_SHARD.exception(t.type().name(), describe(result),
+      throw apart(write, () -> ShardexError.CROSS_SHARD.exception(t.type().name(), describe(result),
           "its UNION needs a cross-shard merge, which this version does not do",
-          "add the key (key = ? or key IN (...) on one shard) to route it to one shard");
+          "add the key (key = ? or key IN (...) on one shard) to route it to one shard"));
     }
     return result;
   }
@@ -120,10 +115,9 @@ final class QueryShards {
     }
     int home = homes.first();
     if (fromSharded == ALL || (!fromSharded.isEmpty() && (fromSharded.size() > 1 || fromSharded.get(0) != home))) {
-      singleApart = true;
-      throw ShardexError.CROSS_SHARD.exception(t.type().name(),
+      throw apart(write, () -> ShardexError.CROSS_SHARD.exception(t.type().name(),
           describe(fromSharded) + " and home shard " + home,
-          "it combines SHARDED tables with a SINGLE table on shard " + home, "query them separately");
+          "it combines SHARDED tables with a SINGLE table on shard " + home, "query them separately"));
     }
     return List.of(home);
   }
@@ -157,10 +151,8 @@ final class QueryShards {
     List<Integer> first = shardsPerRoot.get(0);
     for (List<Integer> s : shardsPerRoot) {
       if (s == ALL || first == ALL || s.size() > 1 || !s.equals(first)) {
-        if (QueryRoute.crossShardSelect(t, ctx, write)) {
-          throw new Apart(); // QueryRoute.plan answers it with a cross-shard plan: no refusal to word
-        }
-        throw ShardexError.JOIN_NOT_ON_KEY.exception(refs.names(sharded), refs.keyColumns(sharded), "a write or locking read is not answered across shards");
+        throw apart(write, () -> ShardexError.JOIN_NOT_ON_KEY.exception(refs.names(sharded), refs.keyColumns(sharded),
+            "a write or locking read is not answered across shards"));
       }
     }
     return first;
@@ -204,9 +196,16 @@ final class QueryShards {
   }
 
   /**
-   * A SELECT's components live apart and a cross-shard plan may answer it ({@link QueryRoute#plan}
-   * turns this into the JOIN plan): thrown without a message or stack, which nobody reads.
+   * The statement's tables live apart (its components, its UNION branches, its SHARDED tables and a
+   * SINGLE table): for a SELECT a cross-shard plan may answer, the bare {@link Apart} that
+   * {@link QueryRoute#plan} turns into the JOIN plan (no refusal worded that nobody reads); for any
+   * other statement, the refusal.
    */
+  private SQLException apart(boolean write, java.util.function.Supplier<SQLException> refusal) {
+    return QueryRoute.crossShardSelect(t, ctx, write) ? new Apart() : refusal.get();
+  }
+
+  /** A SELECT's tables live apart and a cross-shard plan may answer it: thrown without a message or stack. */
   static final class Apart extends SQLException {
     private static final long serialVersionUID = 1L;
 
