@@ -23,6 +23,24 @@ final class CachedCut<T> {
     SQLException of(String reason) throws SQLException;
   }
 
+  /**
+   * A key of a cut cached per statement without writing a key text per execution (the plain lookup
+   * join's, jdbc.JoinQuery#plan): the catalog version, the tables' column loads, the cap and the
+   * statement's text (a prepared statement's own String: its hash is kept, it equals by identity).
+   * Equality written out: a record's own goes through method handles, dearer than the lookup.
+   */
+  record Key(long catalog, long loads, int cap, String text) {
+    @Override
+    public boolean equals(Object o) {
+      return o instanceof Key k && catalog == k.catalog && loads == k.loads && cap == k.cap && text.equals(k.text);
+    }
+
+    @Override
+    public int hashCode() {
+      return ((Long.hashCode(catalog) * 31 + Long.hashCode(loads)) * 31 + cap) * 31 + text.hashCode();
+    }
+  }
+
   private final T plan;
   private final String refused;
 

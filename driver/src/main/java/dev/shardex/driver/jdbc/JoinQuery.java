@@ -1,9 +1,6 @@
 package dev.shardex.driver.jdbc;
 
 import dev.shardex.driver.cluster.Cluster;
-import dev.shardex.vocabulary.ShardexError;
-import dev.shardex.vocabulary.TableDef;
-import dev.shardex.vocabulary.TableKind;
 import dev.shardex.driver.execute.Outcome;
 import dev.shardex.driver.execute.ShardCall;
 import dev.shardex.driver.execute.ShardSession;
@@ -101,7 +98,7 @@ final class JoinQuery {
    */
   Operator plan(RouteTemplate t, String text, Object[] values) throws SQLException {
     int cap = (int) Math.min(Integer.MAX_VALUE - 1, cluster.config().maxMergeRows());
-    PlainKey key = new PlainKey(cluster.directory().catalogVersion(), cluster.schemas().loads(), cap, text);
+    CachedCut.Key key = new CachedCut.Key(cluster.directory().catalogVersion(), cluster.schemas().loads(), cap, text);
     StepTexts plain = cluster.templates().crossShard(key, () -> {
       try {
         return planned(t, text, values) instanceof Plain p ? StepTexts.of(p.split, BATCH, cap) : null;
@@ -110,23 +107,6 @@ final class JoinQuery {
       }
     });
     return plain != null ? new LookupJoin(plain, BATCH, cap).root() : planned(t, text, values);
-  }
-
-  /**
-   * A plain lookup join's key: the catalog version, the tables' column loads, the cap and the
-   * statement's text (a prepared statement's own String, so its hash is kept and it equals by
-   * identity: no key text is written per execution).
-   */
-  private record PlainKey(long catalog, long loads, int cap, String text) {
-    @Override
-    public boolean equals(Object o) {
-      return o instanceof PlainKey k && catalog == k.catalog && loads == k.loads && cap == k.cap && text.equals(k.text);
-    }
-
-    @Override
-    public int hashCode() {
-      return (Long.hashCode(catalog) * 31 + Long.hashCode(loads)) * 31 + cap * 31 + text.hashCode();
-    }
   }
 
   /**
