@@ -1,9 +1,6 @@
 package dev.shardex.driver.jdbc;
 
 import dev.shardex.driver.cluster.Cluster;
-import dev.shardex.vocabulary.ShardexError;
-import dev.shardex.vocabulary.TableDef;
-import dev.shardex.vocabulary.TableKind;
 import dev.shardex.driver.execute.Outcome;
 import dev.shardex.driver.execute.ShardCall;
 import dev.shardex.driver.execute.ShardSession;
@@ -14,6 +11,7 @@ import dev.shardex.driver.plan.PullOut;
 import dev.shardex.driver.plan.PushBack;
 import dev.shardex.driver.plan.PushJoin;
 import dev.shardex.driver.plan.Runner;
+import dev.shardex.driver.plan.StepTexts;
 import dev.shardex.driver.plan.Union;
 import dev.shardex.driver.route.RoutePlan;
 import dev.shardex.driver.route.Router;
@@ -60,29 +58,12 @@ final class JoinQuery {
 
   /** The split of a statement's text, or the refusal that names its tables and the reason. */
   JoinSplit split(RouteTemplate t, String text, Object[] values) throws SQLException {
-    String[] refused = new String[1];
-    JoinSplit split = cluster.templates().crossShard(version() + "|join|" + text, () -> {
-      try {
-        return JoinSplitter.split(text, catalog());
-      } catch (JoinSplitter.Refused e) {
-        refused[0] = e.getMessage();
-        return null;
-      }
-    });
+    JoinSplit split = CachedCut.of(cluster.templates(), version() + "|join|" + text, () -> JoinSplitter.split(text, catalog()))
+        .plan(reason -> refusal(t, values, reason));
     if (split == null) {
-      throw refusal(t, values, refused[0] != null ? refused[0] : refusedAgain(text));
+      throw refusal(t, values, "it cannot be cut into a driving and a dependent statement");
     }
     return split;
-  }
-
-  /** The splitter's reason for a statement whose refusal is cached (so it is not parsed on every try). */
-  private String refusedAgain(String text) throws SQLException {
-    try {
-      JoinSplitter.split(text, catalog());
-      return "its catalog changed meanwhile: run it again";
-    } catch (JoinSplitter.Refused e) {
-      return e.getMessage();
-    }
   }
 
   /** What a cached split depends on: the catalog (declarations, lookups) and the tables' columns (re-read after DDL). */
@@ -117,9 +98,10 @@ final class JoinQuery {
    */
   Operator plan(RouteTemplate t, String text, Object[] values) throws SQLException {
     int cap = (int) Math.min(Integer.MAX_VALUE - 1, cluster.config().maxMergeRows());
-    JoinSplit plain = cluster.templates().crossShard(version() + "|plain-lookup|" + cap + "|" + text, () -> {
+    CachedCut.Key key = new CachedCut.Key(cluster.directory().catalogVersion(), cluster.schemas().loads(), cap, text);
+    StepTexts plain = cluster.templates().crossShard(key, () -> {
       try {
-        return planned(t, text, values) instanceof Plain p ? p.split : null;
+        return planned(t, text, values) instanceof Plain p ? StepTexts.of(p.split, BATCH, cap) : null;
       } catch (SQLException | RuntimeException e) {
         return null; // planned again below, where its refusal is raised
       }
@@ -130,7 +112,7 @@ final class JoinQuery {
   /**
    * Stands for a plain lookup join while {@link #plan} finds, once per text, that its tree is one
    * (every cut above is cached by catalog version and text, and none depends on the values): it
-   * then builds the join from the split, asking no cut again.
+   * then builds the join from the split and its texts ({@link StepTexts}), asking no cut again.
    */
   private record Plain(JoinSplit split) implements Operator {
     @Override
@@ -211,29 +193,16 @@ final class JoinQuery {
   }
 
   /** Each table's rows given to one server, which runs the statement over them; or the lookup join's refusal. */
-  @SuppressWarnings("ReferenceEquality") // NOT_FOLDED / NOT_PUSHED are cached sentinels, told by identity
   private Operator pushedJoin(String text, SQLException refused) throws SQLException {
     JoinPushdown.Plan plan;
     try {
-      plan = cluster.templates().crossShard(version() + "|push-join|" + text, () -> {
-        try {
-          return JoinPushdown.of(text, catalog());
-        } catch (JoinPushdown.Refused e) {
-          return NOT_PUSHED;
-        }
-      });
+      plan = CachedCut.of(cluster.templates(), version() + "|push-join|" + text, () -> JoinPushdown.of(text, catalog()))
+          .planOr(refused);
     } catch (SQLException | RuntimeException e) {
-      throw refused;
-    }
-    if (plan == NOT_PUSHED) {
-      throw refused;
+      throw refused; // planOr's own, or the cut failed: the lookup join's refusal stands
     }
     return new PushJoin(plan, cluster.config().maxMergeRows(), MAX_PUSHED_BYTES);
   }
-
-  /** Cached for a statement no push-down join answers. */
-  private static final JoinPushdown.Plan NOT_PUSHED = new JoinPushdown.Plan(List.of(), "", new int[0], 0, new int[0], new int[0],
-      new boolean[0]);
 
   /**
    * A SELECT the merge stage refused with {@code refusal} (SHX1207: GROUP_CONCAT, WITH ROLLUP, a
@@ -241,23 +210,13 @@ final class JoinQuery {
    * own within shardex.maxMergeRows, given back to one shard where the statement runs whole; or
    * the refusal when it cannot be cut so.
    */
-  @SuppressWarnings("ReferenceEquality") // NOT_FOLDED / NOT_PUSHED are cached sentinels, told by identity
   Operator pushed(String text, SQLException refusal) throws SQLException {
     JoinAggregates.Plan plan;
     try {
-      plan = cluster.templates().crossShard(version() + "|pushed|" + text, () -> {
-        try {
-          JoinAggregates.Plan p = JoinAggregates.of(text, catalog(), true);
-          return p == null ? NOT_FOLDED : p;
-        } catch (JoinAggregates.Refused e) {
-          return NOT_FOLDED;
-        }
-      });
+      plan = CachedCut.of(cluster.templates(), version() + "|pushed|" + text, () -> JoinAggregates.of(text, catalog(), true))
+          .planOr(refusal);
     } catch (SQLException | RuntimeException e) {
-      throw refusal;
-    }
-    if (plan == NOT_FOLDED) {
-      throw refusal;
+      throw refusal; // planOr's own, or the cut failed: the merge stage's refusal stands
     }
     long cap = cluster.config().maxMergeRows();
     return new PushBack(new Materialize(plan.inner(), plan.innerParams(), cap), plan, MAX_PUSHED_BYTES);
@@ -272,40 +231,10 @@ final class JoinQuery {
   }
 
   /** A cut that applies to some statements (null for the others), cached; its refusal named. */
-  @SuppressWarnings("ReferenceEquality") // NOT_FOLDED is a cached sentinel, told by identity
-  private JoinAggregates.Plan cut(RouteTemplate t, Object[] values, String key, Cut cut) throws SQLException {
-    String[] refused = new String[1];
-    JoinAggregates.Plan plan = cluster.templates().crossShard(version() + key, () -> {
-      try {
-        JoinAggregates.Plan p = cut.of();
-        return p == null ? NOT_FOLDED : p;
-      } catch (JoinAggregates.Refused e) {
-        refused[0] = e.getMessage();
-        return null;
-      }
-    });
-    if (plan == null) {
-      throw refusal(t, values, refused[0] != null ? refused[0] : refusedAgain(cut));
-    }
-    return plan == NOT_FOLDED ? null : plan;
+  private JoinAggregates.Plan cut(RouteTemplate t, Object[] values, String key, CachedCut.Cut<JoinAggregates.Plan> cut)
+      throws SQLException {
+    return CachedCut.of(cluster.templates(), version() + key, cut).plan(reason -> refusal(t, values, reason));
   }
-
-  /** A cut's reason for a statement whose refusal is cached (so it is not parsed on every try). */
-  private static String refusedAgain(Cut cut) throws SQLException {
-    try {
-      cut.of();
-      return "its catalog changed meanwhile: run it again";
-    } catch (JoinAggregates.Refused e) {
-      return e.getMessage();
-    }
-  }
-
-  private interface Cut {
-    JoinAggregates.Plan of() throws JoinAggregates.Refused, SQLException;
-  }
-
-  /** Cached for a statement that does not fold a join's rows. */
-  private static final JoinAggregates.Plan NOT_FOLDED = new JoinAggregates.Plan("", new int[0], "", new int[0], 0, 0, new int[0]);
 
   Outcome run(RouteTemplate t, Object[] values, String text, Statement owner) throws SQLException {
     if (t.insertSelect()) {
@@ -350,6 +279,7 @@ final class JoinQuery {
 
   Outcome step(String sql, Object[] values, Statement owner, MergeSource merge) throws SQLException {
     RouteTemplate t = cluster.templates().prepared(sql);
+    boolean read = t.type() == dev.shardex.driver.sql.StatementType.SELECT; // executeQuery: no read-only scan of the text
     ShardCall call = (lease, shard, plan) -> {
       ShardSql q = plan.sqlFor(sql, shard);
       PreparedStatement ps = lease.prepare(q.text(), false);
@@ -359,7 +289,11 @@ final class JoinQuery {
       } else {
         MergeSource.bindLiterals(ps, q.params(), values);
       }
-      ps.execute();
+      if (read) {
+        ps.executeQuery();
+      } else {
+        ps.execute();
+      }
       return ps;
     };
     return pipeline.run(t, values, sql, call, false, owner, merge);

@@ -4,7 +4,6 @@ import dev.shardex.driver.merge.Cell;
 import dev.shardex.driver.merge.JoinedMetaData;
 import dev.shardex.driver.merge.RowsResultSet;
 import dev.shardex.driver.sql.JoinSplit;
-import dev.shardex.driver.sql.StepLimit;
 import dev.shardex.driver.sql.ValueSource;
 import dev.shardex.vocabulary.ShardexError;
 import java.math.BigDecimal;
@@ -33,6 +32,7 @@ public final class LookupJoin implements Operator {
   private final int batch;
   private final int cap;
   private final int[] params;
+  private final StepTexts texts;
   private final Step driving;
   private final Step dependent;
 
@@ -42,11 +42,21 @@ public final class LookupJoin implements Operator {
 
   /** {@code params}: which of the statement's values the split's text binds (null: all, in order). */
   public LookupJoin(JoinSplit split, int batch, int cap, int[] params) {
-    this.split = split;
+    this(StepTexts.of(split, batch, cap), batch, cap, params);
+  }
+
+  /** A plain lookup join whose split and texts are cached ({@code texts} written for this batch and cap). */
+  public LookupJoin(StepTexts texts, int batch, int cap) {
+    this(texts, batch, cap, null);
+  }
+
+  private LookupJoin(StepTexts texts, int batch, int cap, int[] params) {
+    this.split = texts.split();
     this.batch = batch;
     this.cap = cap;
     this.params = params;
-    this.driving = new Step(() -> StepLimit.text(split.driving(), cap),
+    this.texts = texts;
+    this.driving = new Step(texts::driving,
         () -> "lookup join (" + kind() + "), step 1: the driving rows, routed as a statement of their own", false);
     this.dependent = new Step(() -> split.dependent() + "?, ...)", () -> "lookup join (" + kind() + "), step 2: " + split.table()
         + " rows by " + split.joinColumn() + " IN (at most " + batch + " distinct join values per statement), routed by those values",
@@ -88,7 +98,7 @@ public final class LookupJoin implements Operator {
   public ResultSet open(Runner run) throws SQLException {
     Object[] values = params == null ? run.values() : Values.pick(run.values(), params);
     // LIMIT cap+1: its cap+1-th row refuses the join (read() holds at most cap rows)
-    Side driving = read(run.open(this.driving.bind(StepLimit.text(split.driving(), cap), Values.pick(values, split.drivingParams()))),
+    Side driving = read(run.open(this.driving.bind(texts.driving(), Values.pick(values, split.drivingParams()))),
         "driving");
     List<Object> keys = joinValues(driving);
     Map<Object, List<Cell[]>> matches = new HashMap<>(keys.size() * 2);
@@ -96,7 +106,7 @@ public final class LookupJoin implements Operator {
     int read = 0;
     for (int from = 0; from < keys.size() || dependent == null; from += batch) {
       List<Object> chunk = keys.isEmpty() ? Collections.singletonList(null) : keys.subList(from, Math.min(keys.size(), from + batch));
-      Side part = read(run.open(this.dependent.bind(split.dependent() + markers(chunk.size()) + ")",
+      Side part = read(run.open(this.dependent.bind(texts.dependent(chunk.size()),
           Values.concat(Values.pick(values, split.dependentParams()), chunk))), "dependent");
       dependent = dependent == null ? part : dependent;
       read += part.rows().size();
@@ -264,12 +274,4 @@ public final class LookupJoin implements Operator {
     }
     return n instanceof BigInteger b && b.bitLength() >= 64 ? Long.MAX_VALUE : Math.max(0, n.longValue());
   }
-
-  /** {@code n} parameter markers, "?, ?, ..., ?": a prefix of one text written once. */
-  private static String markers(int n) {
-    return n <= MARKER_COUNT ? MARKERS.substring(0, 3 * n - 2) : String.join(", ", Collections.nCopies(n, "?"));
-  }
-
-  private static final int MARKER_COUNT = 1_000;
-  private static final String MARKERS = String.join(", ", Collections.nCopies(MARKER_COUNT, "?"));
 }

@@ -19,7 +19,18 @@ public final class InListSplitter {
   private static final Cache<Key, InListSplitter> FOUND = Caffeine.newBuilder().maximumSize(256).build();
   private static final InListSplitter NONE = new InListSplitter("", 0, 0, List.of());
 
-  private record Key(String sql, String column, int size) {}
+  /** Hand-written equality: a record's own (through method handles) cost more than the lookup it keys, four times a batch. */
+  private record Key(String sql, String column, int size) {
+    @Override
+    public boolean equals(Object o) {
+      return o instanceof Key k && size == k.size && sql.equals(k.sql) && column.equals(k.column);
+    }
+
+    @Override
+    public int hashCode() {
+      return (sql.hashCode() * 31 + column.hashCode()) * 31 + size;
+    }
+  }
 
   private final String sql;
   private final int open;

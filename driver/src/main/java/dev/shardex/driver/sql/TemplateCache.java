@@ -112,15 +112,16 @@ public final class TemplateCache {
   }
 
   private static final Object NONE = new Object();
-  private final com.github.benmanes.caffeine.cache.Cache<String, Object> steps =
+  private final com.github.benmanes.caffeine.cache.Cache<Object, Object> steps =
       com.github.benmanes.caffeine.cache.Caffeine.newBuilder().maximumSize(10_000).build();
 
   /**
    * A cross-shard statement's split or pull-out, built once per key (the caller puts the catalog
    * version and the text in it, so a declaration or lookup change builds it again); null is kept too.
+   * A key is a String, or a record whose text is the statement's own String (found by identity).
    */
   @SuppressWarnings("unchecked")
-  public <T> T crossShard(String key, StepLoader<T> loader) throws SQLException {
+  public <T> T crossShard(Object key, StepLoader<T> loader) throws SQLException {
     Object v = steps.getIfPresent(key);
     if (v == null) {
       T built = loader.load();

@@ -72,6 +72,9 @@ public final class LookupJoinBenchmark {
         long[] cpu = new long[3];
         try (ByHand byHand = new ByHand()) {
           for (int i = 0; i < 2 * N; i++) {
+            if (i == N) {
+              profile("start,event=cpu,interval=200us");
+            }
             long[] t = new long[4];
             long[] u = new long[4];
             t[0] = System.nanoTime();
@@ -90,6 +93,7 @@ public final class LookupJoinBenchmark {
               cpu[k] += u[k + 1] - u[k];
             }
           }
+          profile("stop,file=" + System.getProperty("join.profile") + ",collapsed");
         }
         long shardex = median(nanos[0]);
         long one = median(nanos[1]);
@@ -101,6 +105,19 @@ public final class LookupJoinBenchmark {
             cpu[0] / N / 1000, cpu[1] / N / 1000, cpu[2] / N / 1000, trips);
       }
     }
+  }
+
+  /**
+   * With {@code -Djoin.profile=FILE} (and async-profiler's jar on the boot class path and its library
+   * at {@code join.profiler}), the timed executions only are sampled, their collapsed stacks written to FILE.
+   */
+  private static void profile(String command) throws ReflectiveOperationException {
+    if (System.getProperty("join.profile") == null) {
+      return;
+    }
+    Class<?> ap = Class.forName("one.profiler.AsyncProfiler");
+    Object profiler = ap.getMethod("getInstance", String.class).invoke(null, System.getProperty("join.profiler"));
+    ap.getMethod("execute", String.class).invoke(profiler, command);
   }
 
   /** Every statement the shards received (their Questions counters) around one execution (none for null). */
