@@ -115,7 +115,8 @@ final class KeyCopier {
    * size) rather than buffered whole: a million-row user buffered took ~200 MB of live heap at once,
    * and the GC pauses of copying it (up to 928 ms, measured by {@code WritePauseBenchmark} at load
    * ~9) stalled every other thread of the process. Nothing else may run on {@code c} until the
-   * result is closed.
+   * result is closed; while it streams, Connector/J raises the session's {@code net_write_timeout}
+   * to its {@code netTimeoutForStreamingResults} (600 s), so a paced copy is not cut off.
    */
   static PreparedStatement streaming(Connection c, String sql) throws SQLException {
     PreparedStatement ps = c.prepareStatement(sql, ResultSet.TYPE_FORWARD_ONLY, ResultSet.CONCUR_READ_ONLY);

@@ -25,7 +25,7 @@ public record MoveOptions(long ackTimeoutMs, long leaseMs, long marginMs, long p
 
   public MoveOptions {
     if (!(niceRatio >= 0) || niceRatio > MAX_NICE_RATIO) {
-      throw new IllegalArgumentException("the copy's nice ratio must be from 0 to " + MAX_NICE_RATIO + ": " + niceRatio);
+      throw new IllegalArgumentException("the nice ratio must be from 0 to " + MAX_NICE_RATIO + ": " + niceRatio);
     }
   }
 

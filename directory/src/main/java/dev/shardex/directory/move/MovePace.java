@@ -19,15 +19,10 @@ final class MovePace {
   private long since;
   private long sleptNanos;
 
-  /** {@code ratio} as {@link MoveOptions} checked it. */
+  /** A pace for one copy or delete, its clock starting now; {@code ratio} as {@link MoveOptions} checked it. */
   MovePace(double ratio) {
     this.ratio = ratio;
     this.since = System.nanoTime();
-  }
-
-  /** A fresh pace for one copy (its clock starts now). */
-  MovePace start() {
-    return ratio == 0 ? FULL_SPEED : new MovePace(ratio);
   }
 
   /** After a batch: sleeps ratio x the time since the last batch ended (or since the pace started). */

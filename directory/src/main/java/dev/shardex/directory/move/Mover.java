@@ -187,7 +187,7 @@ public final class Mover {
       List<TableShape> shapes = KeyCopier.shapes(src, tables, m.from());
       // before the copy's snapshot, so that every later change is recorded
       String refused = captured.begin(src, dst, m, shapes, copier.count(src, shapes, type, m.key()), options.captureMinRows());
-      MovePace pace = new MovePace(options.niceRatio()).start(); // the writers keep a share of the shards
+      MovePace pace = new MovePace(options.niceRatio()); // the writers keep a share of the shards
       Fingerprint snapshot = Retry.onDeadlock(() -> copier.copy(src, m.from(), dst, m.to(), tables, type, m.key(), m.id(), pace));
       // Catch up with the writes made during the copy, still ACTIVE: the delta left for the frozen
       // window is then only what arrives during the last, short pass.

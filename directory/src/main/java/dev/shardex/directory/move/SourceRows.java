@@ -128,7 +128,7 @@ final class SourceRows {
       changed = pending == 0 ? null : pending + " change record(s) arrived on the source after the frozen round";
     }
     if (changed == null) {
-      MovePace pace = new MovePace(niceRatio).start();
+      MovePace pace = new MovePace(niceRatio);
       PagedDelete.Result r = new PagedDelete(copier.batchSize()).run(src, m.id(), shapes, type, m.key(), pace);
       paced = pace.summary();
       deleted = r.deleted();
