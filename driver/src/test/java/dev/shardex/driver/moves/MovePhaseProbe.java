@@ -42,8 +42,10 @@ final class MovePhaseProbe implements AutoCloseable {
   private final AtomicBoolean stop = new AtomicBoolean();
   private final Thread sampler;
   private final List<Runnable> unlisten = new ArrayList<>();
+  private final int shards;
 
   MovePhaseProbe(SandboxCluster sandbox, int shards) {
+    this.shards = shards;
     for (GarbageCollectorMXBean gc : ManagementFactory.getGarbageCollectorMXBeans()) {
       if (gc instanceof NotificationEmitter emitter) {
         NotificationListener l = (n, h) -> {
@@ -65,12 +67,12 @@ final class MovePhaseProbe implements AutoCloseable {
         });
       }
     }
-    sampler = new Thread(() -> sample(sandbox, shards), "move-phase-probe");
+    sampler = new Thread(() -> sample(sandbox), "move-phase-probe");
     sampler.setDaemon(true);
     sampler.start();
   }
 
-  private void sample(SandboxCluster sandbox, int shards) {
+  private void sample(SandboxCluster sandbox) {
     List<Connection> conns = new ArrayList<>();
     try {
       for (int i = 0; i < shards; i++) {
@@ -153,7 +155,7 @@ final class MovePhaseProbe implements AutoCloseable {
       long b = e.getKey();
       out.append(String.format("  +%5.1f s: n=%d p99=%d ms max=%d ms slowest-1%%=%d", b * BUCKET_MS / 1000.0, lat.length,
           ms(MoveTestSupport.percentile(lat, 99)), ms(lat[lat.length - 1]), slow));
-      for (int shard = 0; shard < 2; shard++) {
+      for (int shard = 0; shard < shards; shard++) {
         int sh = shard;
         List<Look> in = looks.stream().filter(l -> l.shard() == sh && bucket(l.at(), moveStart) == b).toList();
         out.append(String.format(" | shard %d %d/%d/%d", shard, in.stream().mapToInt(Look::running).max().orElse(0),
