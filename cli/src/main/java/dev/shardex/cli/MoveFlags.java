@@ -42,6 +42,10 @@ final class MoveFlags {
       description = "Change records applied per catch-up round (default: ${DEFAULT-VALUE}).")
   int catchUpRoundRecords;
 
+  @Option(names = "--nice-ratio", defaultValue = "" + MoveOptions.NICE_RATIO,
+      description = "After each batch the pre-copy and the source delete of a recorded user sleep this many times the batch's time, leaving the shards to their writers (0: full speed; at most 100; default: ${DEFAULT-VALUE}).")
+  double niceRatio;
+
   @Option(names = "--parallel", defaultValue = "4", description = "Moves run at the same time (default: ${DEFAULT-VALUE}).")
   int parallel;
 
@@ -52,8 +56,12 @@ final class MoveFlags {
           + " --catch-up-stall-ms must be positive (given " + catchUpRoundRecords + ", " + catchUpStallRounds + ", "
           + catchUpStallMs + ")");
     }
+    if (!(niceRatio >= 0) || niceRatio > MoveOptions.MAX_NICE_RATIO) {
+      throw new CommandLine.ParameterException(spec.commandLine(), "--nice-ratio must be from 0 to "
+          + MoveOptions.MAX_NICE_RATIO + " (given " + niceRatio + ")");
+    }
     return new MoveOptions(ackTimeoutMs, leaseMs, marginMs, d.pollMs(), d.batchSize())
-        .withCatchUp(new CatchUpLimits(catchUpRoundRecords, catchUpStallRounds, catchUpStallMs));
+        .withCatchUp(new CatchUpLimits(catchUpRoundRecords, catchUpStallRounds, catchUpStallMs)).withNiceRatio(niceRatio);
   }
 
   /** Directory connections a session needs: one lock plus one working connection per parallel move. */

@@ -76,6 +76,18 @@ class CliMoveTest {
   }
 
   @Test
+  void usersMove_aCopyNiceRatioOutOfRange_isAUsageError() throws Exception {
+    store.assign("default", "43", 0);
+    for (String bad : new String[] {"-1", "101", "NaN"}) {
+      Result r = run("users", "move", "43", "--to", "1", "--nice-ratio", bad);
+      assertEquals(1, r.code(), r.toString());
+      assertTrue(r.err().contains("--nice-ratio must be from 0 to 100.0 (given "), r.toString());
+    }
+    assertTrue(run("users", "locate", "43").out().startsWith("key 43 (key space default): shard 0, ACTIVE, version 1"),
+        "the key stays where it was");
+  }
+
+  @Test
   void usersMove_aCatchUpBehindItsWriters_isStoppedByName() throws Exception {
     store.assign("default", "42", 0);
     onShard(0, "INSERT INTO posts SELECT 42000 + seq, 42, CONCAT('post ', seq) FROM seq_1_to_2100"); // recorded: 2,000 rows or more

@@ -245,7 +245,7 @@ final class DeltaSync {
       throws SQLException {
     long deleted = copier.count(dst, List.of(shape), type, key) > 0 ? copier.delete(dst, List.of(shape), type, key) : 0;
     long before = source.rows();
-    copier.copyTable(src, dst, shape, type, key, source);
+    copier.copyTable(src, dst, shape, type, key, source, MovePace.FULL_SPEED);
     return new Delta(deleted, source.rows() - before, 0);
   }
 

@@ -54,7 +54,7 @@ final class KeyCopier {
    * has for it (the caller has made sure those can only be an earlier attempt of this move).
    */
   Fingerprint copy(Connection src, int from, Connection dst, int to, List<TableDef> tables, KeyType type, String key,
-      long moveId) throws SQLException {
+      long moveId, MovePace pace) throws SQLException {
     prepare(src);
     prepare(dst);
     src.setTransactionIsolation(Connection.TRANSACTION_REPEATABLE_READ); // one snapshot across the tables
@@ -70,7 +70,7 @@ final class KeyCopier {
           delete(dst, shape, type, key);
         }
         read.table(shape.table);
-        copyTable(src, dst, shape, type, key, read);
+        copyTable(src, dst, shape, type, key, read, pace);
       }
       Fingerprint want = read.finish();
       Fingerprint got = fingerprint(dst, shapes, type, key, false);
@@ -87,9 +87,9 @@ final class KeyCopier {
     }
   }
 
-  void copyTable(Connection src, Connection dst, TableShape shape, KeyType type, String key, RowDigest read)
+  void copyTable(Connection src, Connection dst, TableShape shape, KeyType type, String key, RowDigest read, MovePace pace)
       throws SQLException {
-    try (PreparedStatement select = src.prepareStatement(shape.selectKey(false));
+    try (PreparedStatement select = streaming(src, shape.selectKey(false));
         PreparedStatement insert = dst.prepareStatement(shape.insert())) {
       TableShape.bindKey(select, 1, type, key);
       int pending = 0;
@@ -100,6 +100,7 @@ final class KeyCopier {
           if (++pending == batchSize) {
             insert.executeBatch();
             pending = 0;
+            pace.afterBatch();
           }
         }
       }
@@ -107,6 +108,20 @@ final class KeyCopier {
         insert.executeBatch();
       }
     }
+  }
+
+  /**
+   * A read of a whole key's rows, streamed row by row (Connector/J's {@code Integer.MIN_VALUE} fetch
+   * size) rather than buffered whole: a million-row user buffered took ~200 MB of live heap at once,
+   * and the GC pauses of copying it (up to 928 ms, measured by {@code WritePauseBenchmark} at load
+   * ~9) stalled every other thread of the process. Nothing else may run on {@code c} until the
+   * result is closed; while it streams, Connector/J raises the session's {@code net_write_timeout}
+   * to its {@code netTimeoutForStreamingResults} (600 s), so a paced copy is not cut off.
+   */
+  static PreparedStatement streaming(Connection c, String sql) throws SQLException {
+    PreparedStatement ps = c.prepareStatement(sql, ResultSet.TYPE_FORWARD_ONLY, ResultSet.CONCUR_READ_ONLY);
+    ps.setFetchSize(Integer.MIN_VALUE);
+    return ps;
   }
 
   static void bind(PreparedStatement ps, List<Column> columns, Object[] values) throws SQLException {
@@ -135,7 +150,7 @@ final class KeyCopier {
         }
       }
       // after the lock, a plain read sees the latest committed rows, which the lock keeps still
-      try (PreparedStatement ps = c.prepareStatement(shape.selectKey(false))) {
+      try (PreparedStatement ps = streaming(c, shape.selectKey(false))) {
         TableShape.bindKey(ps, 1, type, key);
         try (ResultSet rs = ps.executeQuery()) {
           while (rs.next()) {

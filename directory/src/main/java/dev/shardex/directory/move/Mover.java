@@ -62,7 +62,7 @@ public final class Mover {
     this.copier = new KeyCopier(options.batchSize());
     this.delta = new DeltaSync(copier, options.batchSize());
     this.captured = new CapturedCopy(new ChangeDelta(delta), options.catchUp());
-    this.source = new SourceRows(store, shards, journal, copier, captured);
+    this.source = new SourceRows(store, shards, journal, copier, captured, options.niceRatio());
   }
 
   public Mover(DirectoryStore store, ShardConnector shards) {
@@ -187,7 +187,8 @@ public final class Mover {
       List<TableShape> shapes = KeyCopier.shapes(src, tables, m.from());
       // before the copy's snapshot, so that every later change is recorded
       String refused = captured.begin(src, dst, m, shapes, copier.count(src, shapes, type, m.key()), options.captureMinRows());
-      Fingerprint snapshot = Retry.onDeadlock(() -> copier.copy(src, m.from(), dst, m.to(), tables, type, m.key(), m.id()));
+      MovePace pace = new MovePace(options.niceRatio()); // the writers keep a share of the shards
+      Fingerprint snapshot = Retry.onDeadlock(() -> copier.copy(src, m.from(), dst, m.to(), tables, type, m.key(), m.id(), pace));
       // Catch up with the writes made during the copy, still ACTIVE: the delta left for the frozen
       // window is then only what arrives during the last, short pass.
       String how = refused == null ? captured.catchUp(src, dst, shapes, type, m) : null;
@@ -197,7 +198,7 @@ public final class Mover {
             + (refused == null ? "" : "; no change record: " + refused);
         snapshot = caughtUp.copied() == null ? snapshot : caughtUp.copied();
       }
-      journal.advance(m.id(), MoveStep.PRECOPIED, snapshot, "pre-copied " + snapshot + ", " + how + "; freezing");
+      journal.advance(m.id(), MoveStep.PRECOPIED, snapshot, "pre-copied " + snapshot + pace.summary() + ", " + how + "; freezing");
     }
   }
 
@@ -232,7 +233,7 @@ public final class Mover {
       if (copied != null) {
         source.copiedWithDigest(m.id(), synced.sourceDigest());
       } else {
-        copied = Retry.onDeadlock(() -> copier.copy(src, m.from(), dst, m.to(), tables, type, m.key(), m.id()));
+        copied = Retry.onDeadlock(() -> copier.copy(src, m.from(), dst, m.to(), tables, type, m.key(), m.id(), MovePace.FULL_SPEED));
         how = "the delta did not verify; copied in full and verified " + copied;
       }
       journal.advance(m.id(), MoveStep.COPIED, copied, how);

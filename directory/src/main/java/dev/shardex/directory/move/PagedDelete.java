@@ -36,10 +36,10 @@ final class PagedDelete {
   record Result(long deleted, int pages, String stopped) {}
 
   /**
-   * Deletes the key's rows page by page, each page checked against the record; the connection is
-   * prepared ({@link KeyCopier#prepare}) and in autocommit on entry.
+   * Deletes the key's rows page by page, each page checked against the record, {@code pace} after
+   * each page; the connection is prepared ({@link KeyCopier#prepare}) and in autocommit on entry.
    */
-  Result run(Connection src, long moveId, List<TableShape> shapes, KeyType type, String key) throws SQLException {
+  Result run(Connection src, long moveId, List<TableShape> shapes, KeyType type, String key, MovePace pace) throws SQLException {
     long deleted = 0;
     int pages = 0;
     src.setTransactionIsolation(Connection.TRANSACTION_READ_COMMITTED); // no gap locks: only the page's rows
@@ -64,6 +64,7 @@ final class PagedDelete {
           src.commit();
           deleted += removed;
           pages++;
+          pace.afterBatch();
           after = shape.primaryKey.length == 1 ? page.get(page.size() - 1)[shape.primaryKey[0]] : null;
         } catch (SQLException | RuntimeException e) {
           KeyCopier.rollbackQuietly(src, e);

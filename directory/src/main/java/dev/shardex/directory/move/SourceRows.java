@@ -25,7 +25,12 @@ final class SourceRows {
   /** Per move this process copied: the source's server-side digest in the copy's snapshot. */
   private final Map<Long, String> sourceDigests = new ConcurrentHashMap<>();
 
-  SourceRows(DirectoryStore store, ShardConnector shards, MoveJournal journal, KeyCopier copier, CapturedCopy captured) {
+  /** The paged delete's nice ratio ({@link MovePace}). */
+  private final double niceRatio;
+
+  SourceRows(DirectoryStore store, ShardConnector shards, MoveJournal journal, KeyCopier copier, CapturedCopy captured,
+      double niceRatio) {
+    this.niceRatio = niceRatio;
     this.store = store;
     this.shards = shards;
     this.journal = journal;
@@ -117,12 +122,15 @@ final class SourceRows {
     String changed = now.equals(m.copied()) ? null : "copied " + m.copied() + ", source now " + now;
     long deleted = 0;
     int pages = 0;
+    String paced = "";
     if (changed == null) {
       long pending = ChangeCapture.pending(src, m.id());
       changed = pending == 0 ? null : pending + " change record(s) arrived on the source after the frozen round";
     }
     if (changed == null) {
-      PagedDelete.Result r = new PagedDelete(copier.batchSize()).run(src, m.id(), shapes, type, m.key());
+      MovePace pace = new MovePace(niceRatio);
+      PagedDelete.Result r = new PagedDelete(copier.batchSize()).run(src, m.id(), shapes, type, m.key(), pace);
+      paced = pace.summary();
       deleted = r.deleted();
       pages = r.pages();
       changed = r.stopped();
@@ -138,7 +146,7 @@ final class SourceRows {
           + captured.release(shards, m));
       throw ShardexError.SOURCE_CHANGED.exception(m.id(), m.key(), m.from(), changed, m.to());
     }
-    return done(m, false, deleted) + " in " + pages + " page(s) of at most " + PagedDelete.PAGE;
+    return done(m, false, deleted) + " in " + pages + " page(s) of at most " + PagedDelete.PAGE + paced;
   }
 
   private static String done(MoveRecord m, boolean alreadyDeleted, long deleted) {

@@ -125,6 +125,27 @@ class ChangeCaptureTest {
   }
 
   @Test
+  void aPacedPreCopy_sleepsBetweenBatches_andMovesEveryRow() throws SQLException {
+    MoverTest.seedUser(store, 42, 0);
+    onShard(0, "INSERT INTO posts (id, author_id, body) SELECT 100000 + seq, 42, CONCAT('bulk ', seq) FROM seq_1_to_2500");
+    List<String> before = sourceRows();
+    List<String> precopied = new ArrayList<>();
+    FaultHook hook = (step, m) -> {
+      if (step == MoveStep.PRECOPIED) {
+        precopied.add(m.detail());
+      }
+    };
+    MoveRecord done = new Mover(store, TestCluster.connector(), MoveOptions.defaults().withAckTimeoutMs(2_000).withCaptureMinRows(0)
+        .withNiceRatio(1.0), hook).move("default", "42", 1);
+
+    assertEquals(MoveStep.DONE, done.step());
+    assertTrue(precopied.get(0).matches("pre-copied 2505 rows, sha256 \\w+ \\(nice ratio 1\\.0: slept \\d+ ms\\), caught up from the change record.*"),
+        precopied.toString());
+    assertEquals(before, movedRows(), "every row, once, on the destination");
+    assertEquals(List.of(), sourceRows(), "nothing of the user left on the source");
+  }
+
+  @Test
   void aRogueWriteAfterTheFlip_stopsThePagedDeleteBeforeItDeletesAnything() throws SQLException {
     MoverTest.seedUser(store, 42, 0);
     FaultHook rogue = (step, m) -> {
@@ -146,6 +167,65 @@ class ChangeCaptureTest {
     assertTrue(m.detail().contains("nothing deleted"), m.detail());
     assertEquals(0, count(0, "SELECT COUNT(*) FROM information_schema.TRIGGERS WHERE TRIGGER_SCHEMA = DATABASE()"),
         "the stopped move's triggers are dropped");
+  }
+
+  /**
+   * The catch-up carries the destination's digest forward instead of reading each row back; before
+   * the freeze the server's digest of the destination must equal it. Here a destination row is
+   * changed behind the mover's back (a session that the triggers do not record, as a row stored
+   * otherwise than read would be) right before that check: the digest disagrees, and the move must
+   * fall back to reading both sides in full and end with the destination equal to the source.
+   */
+  @Test
+  void aDestinationThatDisagreesWithTheCarriedDigest_fallsBackToAFullReadOfBothSides() throws SQLException {
+    MoverTest.seedUser(store, 42, 0);
+    java.util.concurrent.atomic.AtomicInteger digests = new java.util.concurrent.atomic.AtomicInteger();
+    ShardConnector base = TestCluster.connector();
+    ShardConnector meddling = shard -> {
+      java.sql.Connection c = base.connect(shard);
+      if (shard != 1) {
+        return c;
+      }
+      return (java.sql.Connection) java.lang.reflect.Proxy.newProxyInstance(getClass().getClassLoader(),
+          new Class<?>[] {java.sql.Connection.class}, (proxy, method, args) -> {
+            // the 3rd and 4th digest statements on the destination are the check after the rounds
+            // (the 1st and 2nd, one per table, took the pre-copy's digest)
+            if (method.getName().equals("prepareStatement") && ((String) args[0]).startsWith("SELECT COUNT(*), CAST(BIT_XOR(")
+                && digests.incrementAndGet() == 3) {
+              onShard(1, "SET @" + CaptureSql.OFF + " = 1", "UPDATE posts SET body = 'changed behind the mover' WHERE id = 421");
+              onShard(0, "UPDATE posts SET body = 'source, during the catch-up' WHERE id = 423");
+            }
+            try {
+              return method.invoke(c, args);
+            } catch (java.lang.reflect.InvocationTargetException e) {
+              throw e.getCause();
+            }
+          });
+    };
+    Map<MoveStep, String> details = new ConcurrentHashMap<>();
+    List<List<String>> sourceWhenCopied = new ArrayList<>();
+    FaultHook hook = (step, m) -> {
+      details.put(step, m.detail() == null ? "" : m.detail());
+      if (step == MoveStep.COPYING) {
+        try {
+          sourceWhenCopied.add(List.copyOf(sourceRows()));
+        } catch (SQLException e) {
+          throw new IllegalStateException(e);
+        }
+      }
+    };
+    MoveRecord done = new Mover(store, meddling, MoveOptions.defaults().withAckTimeoutMs(2_000).withCaptureMinRows(0), hook)
+        .move("default", "42", 1);
+
+    assertEquals(MoveStep.DONE, done.step());
+    assertTrue(digests.get() >= 3, "the destination's digest was checked after the rounds: " + digests.get());
+    String precopied = details.get(MoveStep.PRECOPIED);
+    assertTrue(precopied.contains("caught up (") && !precopied.contains("from the change record"), precopied);
+    List<String> moved = movedRows();
+    assertEquals(sourceWhenCopied.get(0), moved, "the destination holds the source as it was when frozen");
+    assertTrue(moved.get(0).startsWith("421|42|héllo ✓|") && moved.get(2).startsWith("423|42|source, during the catch-up|"),
+        moved.toString());
+    assertEquals(List.of(), sourceRows(), "nothing of the user left on the source");
   }
 
   private Mover mover(FaultHook hook) {

@@ -47,6 +47,7 @@ import org.junit.jupiter.api.Test;
  * {@code mvn -o -q test -pl driver -am -Dtest=WritePauseBenchmark -Dsurefire.failIfNoSpecifiedTests=false}. System properties: {@code pause.runs} (5), {@code pause.warmup} (1 uncounted
  * run first), {@code pause.rows}
  * (10000), {@code pause.writers} (4), {@code pause.intervalMs} (4: each thread starts a write every 4 ms),
+ * {@code pause.niceRatio} (0: {@code MoveOptions.niceRatio}; a list such as 0,1 is used one per run in turn),
  * {@code pause.cliConnector} (true: the mover's shard connections are opened as the CLI opens them,
  * with rewriteBatchedStatements=true; false: the sandbox's plain connections).
  */
@@ -60,6 +61,12 @@ public final class WritePauseBenchmark {
   static final long INTERVAL_MS = Long.getLong("pause.intervalMs", 4);
   /** Shard connections as the CLI opens them (rewriteBatchedStatements=true), else the sandbox's plain ones. */
   static final boolean CLI_CONNECTOR = Boolean.parseBoolean(System.getProperty("pause.cliConnector", "true"));
+  /**
+   * The nice ratios of the pre-copy and the source delete ({@code MoveOptions.niceRatio}, {@code --nice-ratio}), one
+   * per run in turn: "0,1" alternates full speed and ratio 1 in one process, so the two are compared at the same load.
+   */
+  static final double[] NICE_RATIOS = java.util.Arrays.stream(System.getProperty("pause.niceRatio", "" + MoveOptions.NICE_RATIO)
+      .split(",")).mapToDouble(Double::parseDouble).toArray();
   static final long BASELINE_MS = 3_000;
   static final long AFTER_MS = 2_000;
 
@@ -101,7 +108,7 @@ public final class WritePauseBenchmark {
   }
 
   /** One run's figures, in milliseconds. */
-  record Run(double p50, double p99, double max, long frozenMs) {}
+  record Run(double p50, double p99, double max, long frozenMs, double niceRatio) {}
 
   /** {@code pause.runs} runs (5), each printed, then the spread of their p99 and max waits. */
   static String runs() throws Exception {
@@ -110,18 +117,19 @@ public final class WritePauseBenchmark {
     StringBuilder out = new StringBuilder();
     int warmups = Integer.getInteger("pause.warmup", 1);
     for (int i = 1; i <= warmups; i++) {
-      run(new ArrayList<>()); // a mover that has run before (JIT-compiled), as a long-lived mover or rebalance is
+      run(new ArrayList<>(), NICE_RATIOS[0]); // a mover that has run before (JIT-compiled), as a long-lived mover or rebalance is
       out.append("\n(warm-up run ").append(i).append(" not counted)");
     }
     for (int i = 1; i <= runs; i++) {
-      out.append("\n---- run ").append(i).append(" of ").append(runs).append(run(results));
+      double ratio = NICE_RATIOS[(i - 1) % NICE_RATIOS.length];
+      out.append("\n---- run ").append(i).append(" of ").append(runs).append(", nice ratio ").append(ratio).append(run(results, ratio));
     }
     out.append(String.format("%n==== Spread over %d runs (%d-row user, %d writers; after %d warm-up run(s)) ====%n", runs, ROWS,
         WRITERS, warmups));
     for (int i = 0; i < results.size(); i++) {
       Run r = results.get(i);
-      out.append(String.format("run %d: waited p50 %.1f ms, p99 %.1f ms, max %.1f ms; key FROZEN %d ms%n", i + 1, r.p50(),
-          r.p99(), r.max(), r.frozenMs()));
+      out.append(String.format("run %d (nice ratio %s): waited p50 %.1f ms, p99 %.1f ms, max %.1f ms; key FROZEN %d ms%n", i + 1,
+          r.niceRatio(), r.p50(), r.p99(), r.max(), r.frozenMs()));
     }
     double worstP99 = results.stream().mapToDouble(Run::p99).max().orElse(0);
     out.append(String.format("p99 from %.1f to %.1f ms, max up to %.1f ms (target p99 <= %d ms in every run: %s)%n",
@@ -132,7 +140,7 @@ public final class WritePauseBenchmark {
 
   static final long TARGET_MS = 200;
 
-  static String run(List<Run> results) throws Exception {
+  static String run(List<Run> results, double niceRatio) throws Exception {
     SandboxCluster sandbox = SandboxCluster.shared(NAME, SHARDS);
     seed();
     try (HikariDataSource pool = MoveTestSupport.directoryPool(sandbox, "pause-directory", 8)) {
@@ -142,7 +150,7 @@ public final class WritePauseBenchmark {
       Map<MoveStep, Long> stepAt = new EnumMap<>(MoveStep.class);
       Map<MoveStep, String> detailAt = new EnumMap<>(MoveStep.class);
       Mover mover = new Mover(store, CLI_CONNECTOR ? MoveTestSupport.cliLikeConnector(sandbox) : MoveTestSupport.connector(sandbox),
-          MoveOptions.defaults(), FaultHook.NONE)
+          MoveOptions.defaults().withNiceRatio(niceRatio), FaultHook.NONE)
           .onStep(m -> {
             stepAt.put(m.step(), System.nanoTime());
             detailAt.put(m.step(), m.detail());
@@ -162,12 +170,14 @@ public final class WritePauseBenchmark {
           return null;
         }));
       }
+      MovePhaseProbe probe = new MovePhaseProbe(sandbox, SHARDS);
       Thread.sleep(BASELINE_MS);
       long moveStart = System.nanoTime();
       MoveRecord moved = mover.move(KeySpace.DEFAULT, Long.toString(USER), to);
       long moveEnd = System.nanoTime();
       Thread.sleep(AFTER_MS);
       stop.set(true);
+      probe.close();
       for (Future<?> f : futures) {
         f.get(30, TimeUnit.SECONDS);
       }
@@ -191,7 +201,7 @@ public final class WritePauseBenchmark {
       out.append(String.format("user %d: %d rows (plus the benchmark's inserts), moved shard %d -> %d while %d threads "
           + "wrote to it through the driver, each starting a write every %d ms (90%% UPDATE, 10%% INSERT)%n", USER, ROWS, from,
           to, WRITERS, INTERVAL_MS));
-      out.append(String.format("move: %s in %d ms (Mover API, default MoveOptions, shard connections %s; drivers poll every 100 ms, every 5 ms while a move is under way)%n",
+      out.append(String.format("move: %s in %d ms (Mover API, default MoveOptions but the nice ratio " + niceRatio + ", shard connections %s; drivers poll every 100 ms, every 5 ms while a move is under way)%n",
           moved.step(), ms(moveEnd - moveStart), CLI_CONNECTOR ? "as the CLI's (rewriteBatchedStatements=true)" : "plain"));
       out.append("  pre-copy and catch-up: ").append(detailAt.get(MoveStep.PRECOPIED)).append(System.lineSeparator());
       out.append("  the move's last word: ").append(moved.detail()).append(System.lineSeparator());
@@ -209,12 +219,14 @@ public final class WritePauseBenchmark {
           MoveTestSupport.latencySummary(duringService)));
       boolean met = MoveTestSupport.percentile(waited, 99) <= TARGET_MS * 1_000;
       results.add(new Run(MoveTestSupport.percentile(waited, 50) / 1000.0, MoveTestSupport.percentile(waited, 99) / 1000.0,
-          waited.length == 0 ? 0 : waited[waited.length - 1] / 1000.0, frozen == null || flipped == null ? -1 : ms(flipped - frozen)));
+          waited.length == 0 ? 0 : waited[waited.length - 1] / 1000.0, frozen == null || flipped == null ? -1 : ms(flipped - frozen),
+          niceRatio));
       out.append(String.format("WAITED (latency - %.1f ms, the median before the move), writes scheduled during the move: "
           + "p50 = %.1f ms, p99 = %.1f ms, max = %.1f ms  (target p99 <= " + TARGET_MS + " ms: %s)%n", baselineMedian / 1000.0,
           MoveTestSupport.percentile(waited, 50) / 1000.0, MoveTestSupport.percentile(waited, 99) / 1000.0,
           waited.length == 0 ? 0 : waited[waited.length - 1] / 1000.0, met ? "met" : "MISSED"));
       out.append(slowestByPhase(all, moveStart, moveEnd, baselineMedian, stepAt));
+      out.append(probe.report(all, moveStart, moveEnd, MoveTestSupport.percentile(sorted(during), 99) * 1_000));
       out.append(String.format("writes: %d acknowledged, failed %s%n", all.stream().filter(Sample::ok).count(), failures));
       out.append(String.format("rows of user %d now: %d on shard %d, %d on shard %d%n", USER, onNew, to, onOld, from));
       if (moved.step() != MoveStep.DONE || onOld != 0 || onNew < ROWS) {
