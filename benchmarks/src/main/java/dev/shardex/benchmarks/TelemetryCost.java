@@ -32,15 +32,18 @@ import java.util.Random;
  * <p>{@code mvn -q -o -Dmaven.test.skip=true -Pbench -pl benchmarks -am verify -Dbench.skipJmh=true
  * -Dbench.main=dev.shardex.benchmarks.TelemetryCost}; options {@code cost.rounds} per half (1000),
  * {@code cost.warm} rounds per half not kept (40), {@code cost.ops} per chunk (100), {@code
- * cost.compare} ({@code jmx,micrometer}: which settings to compare with none), {@code
+ * cost.compare} ({@code jmx,micrometer,jmx-micrometer}: which settings to compare with none;
+ * {@code micrometer} alone measures it in a JVM where it is the only listener, as an application
+ * with it alone runs: with several listener classes the JIT dispatches the listener calls
+ * through an interface table, an itable stub in the profile), {@code
  * cost.profile=FILE} with {@code cost.profiler=PATH} (async-profiler's library; its jar on the
  * boot class path): the measured rounds of the Micrometer comparison are sampled (CPU, every
  * {@code cost.interval}, 100us) and the run ends with each setting's profiled CPU per statement,
  * the part in telemetry frames, and the frames Micrometer's setting spends more in than none
  * ({@link TelemetryProfile}; each setting's chunks then run under a frame of its own, {@code
  * asNone} and so on, since they share the thread: each gets its own compiled copy of the loop, so
- * a profiled run's CPU differences carry the JIT's differences between those copies, a few tenths
- * of a µs, and are not the figures; without a profile every setting runs the one loop).
+ * a profiled run's CPU differences carry whatever the JIT made of each copy, and the profiler's
+ * own cost, and are not the figures; without a profile every setting runs the one loop).
  */
 public final class TelemetryCost {
   private static final com.sun.management.ThreadMXBean THREADS =
@@ -63,7 +66,7 @@ public final class TelemetryCost {
     int rounds = Integer.getInteger("cost.rounds", 1000);
     int warm = Integer.getInteger("cost.warm", 40);
     int ops = Integer.getInteger("cost.ops", 100);
-    List<String> compare = List.of(System.getProperty("cost.compare", "jmx,micrometer").split(","));
+    List<String> compare = List.of(System.getProperty("cost.compare", "jmx,micrometer,jmx-micrometer").split(","));
     double load = Harness.loadAverage();
     System.out.printf(Locale.ROOT, "one thread, chunks of %d statements, %d rounds per half (%d warm-up rounds not kept), "
         + "2 halves; figures: median of paired differences [95%% bootstrap interval], rounds dearer%n", ops, rounds, warm);
@@ -75,9 +78,11 @@ public final class TelemetryCost {
       if (compare.contains("jmx")) {
         compare(cluster, "a", new String[] {"none", "none2", "jmx"}, rounds, warm, ops, false);
       }
-      if (compare.contains("micrometer")) {
+      List<String> b = new ArrayList<>(List.of("none", "none2"));
+      b.addAll(compare.stream().filter(c -> c.contains("micrometer")).toList());
+      if (b.size() > 2) {
         dev.shardex.micrometer.ShardexMetrics.install(new io.micrometer.core.instrument.simple.SimpleMeterRegistry());
-        compare(cluster, "b", new String[] {"none", "none2", "micrometer", "jmx-micrometer"}, rounds, warm, ops, true);
+        compare(cluster, "b", b.toArray(new String[0]), rounds, warm, ops, true);
       }
       dev.shardex.driver.ShardexDriver.shutdown(); // before the servers stop
     }
