@@ -25,13 +25,14 @@ import java.util.Random;
  * state hit them alike. A second {@code none} cluster ({@code none2}) is measured as if it were a
  * setting: none2 vs none is the method's own noise floor, printed next to each figure. A figure is
  * the median over rounds of the paired difference to {@code none}, with a 95% bootstrap interval
- * and the sign test's count (rounds where the setting was the dearer). The run has two halves,
- * each with freshly opened clusters, opened in the reverse order in the second: a cluster whose
- * connections are slower shows as halves that disagree, and as a none2 floor away from 0.
+ * and the sign test's count (rounds where the setting was the dearer). The run has {@code
+ * cost.parts} parts (4), each with freshly opened clusters, opened in another order: a cluster
+ * whose connections are slower (by up to 1 us in one part of a run) shows as parts that disagree,
+ * and the pooled figure averages over several openings.
  *
  * <p>{@code mvn -q -o -Dmaven.test.skip=true -Pbench -pl benchmarks -am verify -Dbench.skipJmh=true
- * -Dbench.main=dev.shardex.benchmarks.TelemetryCost}; options {@code cost.rounds} per half (1000),
- * {@code cost.warm} rounds per half not kept (40), {@code cost.ops} per chunk (100), {@code
+ * -Dbench.main=dev.shardex.benchmarks.TelemetryCost}; options {@code cost.rounds} per part (500),
+ * {@code cost.warm} rounds per part not kept (40), {@code cost.ops} per chunk (100), {@code
  * cost.compare} ({@code jmx,micrometer,jmx-micrometer}: which settings to compare with none;
  * {@code micrometer} alone measures it in a JVM where it is the only listener, as an application
  * with it alone runs: with several listener classes the JIT dispatches the listener calls
@@ -56,20 +57,22 @@ public final class TelemetryCost {
   static final String[] SETTINGS = {"none", "none2", "jmx", "micrometer", "jmx-micrometer"};
   private static final String PROFILE = System.getProperty("cost.profile");
   private static final String INTERVAL = System.getProperty("cost.interval", "100us");
-  private static final int HALVES = 2;
+  /** Parts of the run, each with freshly opened clusters. */
+  private static final int PARTS = Integer.getInteger("cost.parts", 4);
 
   private static boolean profiling;
 
   private TelemetryCost() {}
 
   public static void main(String[] args) throws Exception {
-    int rounds = Integer.getInteger("cost.rounds", 1000);
+    int rounds = Integer.getInteger("cost.rounds", 500);
     int warm = Integer.getInteger("cost.warm", 40);
     int ops = Integer.getInteger("cost.ops", 100);
     List<String> compare = List.of(System.getProperty("cost.compare", "jmx,micrometer,jmx-micrometer").split(","));
     double load = Harness.loadAverage();
-    System.out.printf(Locale.ROOT, "one thread, chunks of %d statements, %d rounds per half (%d warm-up rounds not kept), "
-        + "2 halves; figures: median of paired differences [95%% bootstrap interval], rounds dearer%n", ops, rounds, warm);
+    System.out.printf(Locale.ROOT, "one thread, chunks of %d statements, %d parts of %d rounds (each after %d warm-up rounds"
+        + " not kept); figures: median of paired differences [95%% bootstrap interval], rounds dearer%n", ops, PARTS, rounds,
+        warm);
     try (BenchCluster cluster = BenchCluster.start("telemetry-cost", 4, USERS, 1)) {
       cluster.placeUsers(1);
       cluster.loadRows();
@@ -91,7 +94,7 @@ public final class TelemetryCost {
     if (PROFILE != null) {
       profiler("stop,file=" + PROFILE + ",collapsed");
       TelemetryProfile.read(java.nio.file.Path.of(PROFILE), INTERVAL).print(System.out,
-          (long) HALVES * rounds * ops * WORKLOADS.length, "micrometer", "none");
+          (long) PARTS * rounds * ops * WORKLOADS.length, "micrometer", "none");
     }
     System.exit(0);
   }
@@ -135,21 +138,21 @@ public final class TelemetryCost {
   }
 
   /**
-   * Each setting against the first ({@code none}): two halves of freshly opened clusters (the
-   * second opened in the reverse order), every round each workload once per setting in a shuffled
-   * order. {@code [half][setting][workload][round]}: CPU µs, then bytes.
+   * Each setting against the first ({@code none}): parts of freshly opened clusters (each opened
+   * in another order), every round each workload once per setting in a shuffled order. {@code
+   * [part][setting][workload][round]}: CPU us, then bytes.
    */
   private static void compare(BenchCluster cluster, String group, String[] modes, int rounds, int warm, int ops,
       boolean profiled) throws Exception {
-    double[][][][] cpu = new double[HALVES][modes.length][WORKLOADS.length][rounds];
-    double[][][][] bytes = new double[HALVES][modes.length][WORKLOADS.length][rounds];
+    double[][][][] cpu = new double[PARTS][modes.length][WORKLOADS.length][rounds];
+    double[][][][] bytes = new double[PARTS][modes.length][WORKLOADS.length][rounds];
     Random shuffle = new Random(33);
     long began = System.nanoTime();
-    for (int half = 0; half < HALVES; half++) {
+    for (int part = 0; part < PARTS; part++) {
       Setting[] settings = new Setting[modes.length];
       try {
         for (int k = 0; k < modes.length; k++) {
-          int i = half % 2 == 0 ? k : modes.length - 1 - k;
+          int i = (part % 2 == 0 ? k + part : modes.length - 1 - k + part) % modes.length;
           settings[i] = new Setting(cluster, group, modes[i]);
         }
         List<Integer> order = new ArrayList<>();
@@ -165,8 +168,8 @@ public final class TelemetryCost {
             for (int i : order) {
               double[] used = settings[i].chunk(w, ops);
               if (round >= 0) {
-                cpu[half][i][w][round] = used[0];
-                bytes[half][i][w][round] = used[1];
+                cpu[part][i][w][round] = used[0];
+                bytes[part][i][w][round] = used[1];
               }
             }
           }
@@ -185,24 +188,31 @@ public final class TelemetryCost {
     System.out.printf(Locale.ROOT, "%s: %d s, load average (1 min) %.1f%n", String.join(", ", modes),
         (System.nanoTime() - began) / 1_000_000_000L, Harness.loadAverage());
     for (int w = 0; w < WORKLOADS.length; w++) {
-      Paired floor = Paired.of(both(cpu, 1, w), both(cpu, 0, w));
+      Paired floor = Paired.of(all(cpu, 1, w), all(cpu, 0, w));
       for (int i = 1; i < modes.length; i++) {
-        Paired d = Paired.of(both(cpu, i, w), both(cpu, 0, w));
+        Paired d = Paired.of(all(cpu, i, w), all(cpu, 0, w));
+        StringBuilder parts = new StringBuilder();
+        for (int part = 0; part < PARTS; part++) {
+          parts.append(part == 0 ? "" : " / ").append(String.format(Locale.ROOT, "%+.2f",
+              Paired.of(cpu[part][i][w], cpu[part][0][w]).median()));
+        }
         System.out.printf(Locale.ROOT,
-            "%-14s %-14s vs none: %+6.1f B/op (%.1f vs %.1f), %s us CPU/op, dearer in %s (%.2f vs %.2f); halves %+.2f / %+.2f;"
+            "%-14s %-14s vs none: %+6.1f B/op (%.1f vs %.1f), %s us CPU/op, dearer in %s (%.2f vs %.2f); parts %s;"
                 + " floor none2 vs none %s%n",
-            WORKLOADS[w], modes[i], Paired.of(both(bytes, i, w), both(bytes, 0, w)).median(),
-            Paired.median(both(bytes, i, w)), Paired.median(both(bytes, 0, w)), d.text(2), d.signs(),
-            Paired.median(both(cpu, i, w)), Paired.median(both(cpu, 0, w)),
-            Paired.of(cpu[0][i][w], cpu[0][0][w]).median(), Paired.of(cpu[1][i][w], cpu[1][0][w]).median(),
-            floor.text(2));
+            WORKLOADS[w], modes[i], Paired.of(all(bytes, i, w), all(bytes, 0, w)).median(),
+            Paired.median(all(bytes, i, w)), Paired.median(all(bytes, 0, w)), d.text(2), d.signs(),
+            Paired.median(all(cpu, i, w)), Paired.median(all(cpu, 0, w)), parts, floor.text(2));
       }
     }
   }
 
-  /** One setting's rounds of one workload, both halves. */
-  private static double[] both(double[][][][] m, int setting, int workload) {
-    return Paired.concat(m[0][setting][workload], m[1][setting][workload]);
+  /** One setting's rounds of one workload, every part. */
+  private static double[] all(double[][][][] m, int setting, int workload) {
+    double[] a = new double[0];
+    for (double[][][] part : m) {
+      a = Paired.concat(a, part[setting][workload]);
+    }
+    return a;
   }
 
   // when profiled, each setting's chunks run under a frame of its own, so one thread's profile tells them apart
