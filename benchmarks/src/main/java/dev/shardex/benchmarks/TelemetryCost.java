@@ -114,9 +114,10 @@ public final class TelemetryCost {
       this.statements = new PreparedStatement[] {connection.prepareStatement(POINT), connection.prepareStatement(UPDATE)};
     }
 
-    /** CPU µs and bytes per statement over one chunk of {@code ops}. */
+    /** CPU µs, bytes and waits (voluntary context switches) per statement over one chunk of {@code ops}. */
     double[] chunk(int workload, int ops) throws Exception {
       PreparedStatement ps = statements[workload];
+      long w0 = waits();
       long b0 = THREADS.getCurrentThreadAllocatedBytes();
       long c0 = THREADS.getCurrentThreadCpuTime();
       switch (PROFILE == null ? -1 : frame) {
@@ -127,8 +128,10 @@ public final class TelemetryCost {
         case 3 -> asMicrometer(ps, workload, ops);
         default -> asJmxMicrometer(ps, workload, ops);
       }
-      return new double[] {(THREADS.getCurrentThreadCpuTime() - c0) / 1000.0 / ops,
-          (THREADS.getCurrentThreadAllocatedBytes() - b0) / (double) ops};
+      double[] used = {(THREADS.getCurrentThreadCpuTime() - c0) / 1000.0 / ops,
+          (THREADS.getCurrentThreadAllocatedBytes() - b0) / (double) ops, 0};
+      used[2] = (waits() - w0) / (double) ops;
+      return used;
     }
 
     @Override
@@ -146,6 +149,7 @@ public final class TelemetryCost {
       boolean profiled) throws Exception {
     double[][][][] cpu = new double[PARTS][modes.length][WORKLOADS.length][rounds];
     double[][][][] bytes = new double[PARTS][modes.length][WORKLOADS.length][rounds];
+    double[][][][] waits = new double[PARTS][modes.length][WORKLOADS.length][rounds];
     Random shuffle = new Random(33);
     long began = System.nanoTime();
     for (int part = 0; part < PARTS; part++) {
@@ -170,6 +174,7 @@ public final class TelemetryCost {
               if (round >= 0) {
                 cpu[part][i][w][round] = used[0];
                 bytes[part][i][w][round] = used[1];
+                waits[part][i][w][round] = used[2];
               }
             }
           }
@@ -193,17 +198,37 @@ public final class TelemetryCost {
         Paired d = Paired.of(all(cpu, i, w), all(cpu, 0, w));
         StringBuilder parts = new StringBuilder();
         for (int part = 0; part < PARTS; part++) {
-          parts.append(part == 0 ? "" : " / ").append(String.format(Locale.ROOT, "%+.2f",
-              Paired.of(cpu[part][i][w], cpu[part][0][w]).median()));
+          parts.append(part == 0 ? "" : " / ").append(String.format(Locale.ROOT, "%+.2f (waits %+.2f)",
+              Paired.of(cpu[part][i][w], cpu[part][0][w]).median(), Paired.of(waits[part][i][w], waits[part][0][w]).median()));
         }
         System.out.printf(Locale.ROOT,
-            "%-14s %-14s vs none: %+6.1f B/op (%.1f vs %.1f), %s us CPU/op, dearer in %s (%.2f vs %.2f); parts %s;"
+            "%-14s %-14s vs none: %+6.1f B/op (%.1f vs %.1f), %s us CPU/op, dearer in %s (%.2f vs %.2f; waits/op %.2f vs %.2f);"
+                + " parts %s;"
                 + " floor none2 vs none %s%n",
             WORKLOADS[w], modes[i], Paired.of(all(bytes, i, w), all(bytes, 0, w)).median(),
             Paired.median(all(bytes, i, w)), Paired.median(all(bytes, 0, w)), d.text(2), d.signs(),
-            Paired.median(all(cpu, i, w)), Paired.median(all(cpu, 0, w)), parts, floor.text(2));
+            Paired.median(all(cpu, i, w)), Paired.median(all(cpu, 0, w)), Paired.median(all(waits, i, w)),
+            Paired.median(all(waits, 0, w)), parts, floor.text(2));
       }
     }
+  }
+
+  /**
+   * This thread's voluntary context switches so far (Linux; 0 elsewhere): the statements that found
+   * no answer yet and slept for it. A sleep and wake-up costs the thread CPU time of its own, so a
+   * cluster whose server connections answer later costs more CPU per statement for that alone.
+   */
+  private static long waits() {
+    try {
+      for (String line : java.nio.file.Files.readAllLines(java.nio.file.Path.of("/proc/thread-self/status"))) {
+        if (line.startsWith("voluntary_ctxt_switches:")) {
+          return Long.parseLong(line.substring(line.indexOf(':') + 1).trim());
+        }
+      }
+    } catch (java.io.IOException | RuntimeException e) {
+      return 0;
+    }
+    return 0;
   }
 
   /** One setting's rounds of one workload, every part. */
