@@ -27,7 +27,8 @@ import java.util.Random;
  * the median over rounds of the paired difference to {@code none}, with a 95% bootstrap interval
  * and the sign test's count (rounds where the setting was the dearer). The run has {@code
  * cost.parts} parts (4), each with freshly opened clusters, opened in another order: a cluster
- * whose connections are slower (by up to 1 us in one part of a run) shows as parts that disagree,
+ * whose connections are slower (by several us a statement for a whole part: the loopback TCP path
+ * differs) shows as parts that disagree,
  * and the pooled figure averages over several openings.
  *
  * <p>{@code mvn -q -o -Dmaven.test.skip=true -Pbench -pl benchmarks -am verify -Dbench.skipJmh=true
