@@ -7,30 +7,45 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Collections;
 import java.util.List;
 import java.util.Locale;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
+import java.util.Random;
 
 /**
- * What telemetry costs a single-shard statement, measured on the thread that runs it (a one-shard
- * statement runs entirely there): bytes allocated and CPU time per execution, with
+ * What telemetry costs a single-shard statement end to end, on the thread that runs it (a
+ * one-shard statement runs entirely there): bytes allocated and CPU time per execution, with
  * shardex.telemetry=none, jmx (the default, with the slow-statement log), shardex-micrometer on a
  * SimpleMeterRegistry (shardex.telemetry=listeners, with the slow log), and both (jmx-micrometer:
- * the default with shardex-micrometer installed, as Spring Boot runs it). The settings take turns
- * in blocks, so machine load hits them alike; each figure is the median over blocks of the
- * difference to {@code none}. Allocation per thread does not depend on load; CPU time does,
- * somewhat. Each setting runs on a thread of its own ({@code cost-a-none}, {@code cost-a-jmx},
- * {@code cost-b-none}, {@code cost-b-micrometer}, {@code cost-b-jmx-micrometer}), so a CPU profile
- * tells them apart.
+ * the default with shardex-micrometer installed, as Spring Boot runs it).
+ *
+ * <p>Every setting is a cluster of its own (own pools, own server connections) and all run on ONE
+ * thread, in chunks of {@code cost.ops} statements, every setting once per round and workload in
+ * an order shuffled per round (seeded): thread placement, JIT profile, machine load and cache
+ * state hit them alike. A second {@code none} cluster ({@code none2}) is measured as if it were a
+ * setting: none2 vs none is the method's own noise floor, printed next to each figure. A figure is
+ * the median over rounds of the paired difference to {@code none}, with a 95% bootstrap interval
+ * and the sign test's count (rounds where the setting was the dearer). The run has {@code
+ * cost.parts} parts (4), each with freshly opened clusters, opened in another order: a cluster
+ * whose connections are slower (by several us a statement for a whole part: the loopback TCP path
+ * differs) shows as parts that disagree,
+ * and the pooled figure averages over several openings.
  *
  * <p>{@code mvn -q -o -Dmaven.test.skip=true -Pbench -pl benchmarks -am verify -Dbench.skipJmh=true
- * -Dbench.main=dev.shardex.benchmarks.TelemetryCost}; options {@code cost.blocks} (30),
- * {@code cost.ops} per block (2000), {@code cost.compare} ({@code jmx,micrometer}: which settings
- * to compare with none), {@code cost.profile=FILE} with {@code cost.profiler=PATH} (async-profiler's
- * library; its jar on the boot class path): the measured blocks are sampled (CPU, every
- * {@code cost.interval}, 100us) and the run ends with each setting's profiled CPU per statement and
- * the frames Micrometer's setting spends more in than none ({@link TelemetryProfile}).
+ * -Dbench.main=dev.shardex.benchmarks.TelemetryCost}; options {@code cost.rounds} per part (500),
+ * {@code cost.warm} rounds per part not kept (40), {@code cost.ops} per chunk (100), {@code
+ * cost.compare} ({@code jmx,micrometer,jmx-micrometer}: which settings to compare with none;
+ * {@code micrometer} alone measures it in a JVM where it is the only listener, as an application
+ * with it alone runs: with several listener classes the JIT dispatches the listener calls
+ * through an interface table, an itable stub in the profile), {@code
+ * cost.profile=FILE} with {@code cost.profiler=PATH} (async-profiler's library; its jar on the
+ * boot class path): the measured rounds of the Micrometer comparison are sampled (CPU, every
+ * {@code cost.interval}, 100us) and the run ends with each setting's profiled CPU per statement,
+ * the part in telemetry frames, and the frames Micrometer's setting spends more in than none
+ * ({@link TelemetryProfile}; each setting's chunks then run under a frame of its own, {@code
+ * asNone} and so on, since they share the thread: each gets its own compiled copy of the loop, so
+ * a profiled run's CPU differences carry whatever the JIT made of each copy, and the profiler's
+ * own cost, and are not the figures; without a profile every setting runs the one loop).
  */
 public final class TelemetryCost {
   private static final com.sun.management.ThreadMXBean THREADS =
@@ -39,29 +54,39 @@ public final class TelemetryCost {
   private static final String POINT = "SELECT user_id, name, email, visits FROM users WHERE user_id = ?";
   private static final String UPDATE = "UPDATE users SET visits = visits + 1 WHERE user_id = ?";
   private static final String[] WORKLOADS = {"point select", "update by key"};
+  /** Every setting's frame in a profile, by its index here. */
+  static final String[] SETTINGS = {"none", "none2", "jmx", "micrometer", "jmx-micrometer"};
   private static final String PROFILE = System.getProperty("cost.profile");
   private static final String INTERVAL = System.getProperty("cost.interval", "100us");
+  /** Parts of the run, each with freshly opened clusters. */
+  private static final int PARTS = Integer.getInteger("cost.parts", 4);
 
   private static boolean profiling;
 
   private TelemetryCost() {}
 
   public static void main(String[] args) throws Exception {
-    int blocks = Integer.getInteger("cost.blocks", 30);
-    int ops = Integer.getInteger("cost.ops", 2_000);
-    List<String> compare = List.of(System.getProperty("cost.compare", "jmx,micrometer").split(","));
+    int rounds = Integer.getInteger("cost.rounds", 500);
+    int warm = Integer.getInteger("cost.warm", 40);
+    int ops = Integer.getInteger("cost.ops", 100);
+    List<String> compare = List.of(System.getProperty("cost.compare", "jmx,micrometer,jmx-micrometer").split(","));
     double load = Harness.loadAverage();
+    System.out.printf(Locale.ROOT, "one thread, chunks of %d statements, %d parts of %d rounds (each after %d warm-up rounds"
+        + " not kept); figures: median of paired differences [95%% bootstrap interval], rounds dearer%n", ops, PARTS, rounds,
+        warm);
     try (BenchCluster cluster = BenchCluster.start("telemetry-cost", 4, USERS, 1)) {
       cluster.placeUsers(1);
       cluster.loadRows();
       // the Micrometer listener applies to every cluster that takes listeners: jmx's too, so jmx
       // is measured before it is installed, and micrometer against none after
       if (compare.contains("jmx")) {
-        compare(cluster, "a", new String[] {"none", "jmx"}, blocks, ops);
+        compare(cluster, "a", new String[] {"none", "none2", "jmx"}, rounds, warm, ops, false);
       }
-      if (compare.contains("micrometer")) {
+      List<String> b = new ArrayList<>(List.of("none", "none2"));
+      b.addAll(compare.stream().filter(c -> c.contains("micrometer")).toList());
+      if (b.size() > 2) {
         dev.shardex.micrometer.ShardexMetrics.install(new io.micrometer.core.instrument.simple.SimpleMeterRegistry());
-        compare(cluster, "b", new String[] {"none", "micrometer", "jmx-micrometer"}, blocks, ops);
+        compare(cluster, "b", b.toArray(new String[0]), rounds, warm, ops, true);
       }
       dev.shardex.driver.ShardexDriver.shutdown(); // before the servers stop
     }
@@ -70,80 +95,171 @@ public final class TelemetryCost {
     if (PROFILE != null) {
       profiler("stop,file=" + PROFILE + ",collapsed");
       TelemetryProfile.read(java.nio.file.Path.of(PROFILE), INTERVAL).print(System.out,
-          (long) blocks * ops * WORKLOADS.length, "cost-b-micrometer", "cost-b-none");
+          (long) PARTS * rounds * ops * WORKLOADS.length, "micrometer", "none");
     }
     System.exit(0);
   }
 
-  /** One setting: its connection and statements, used only on its own thread. */
+  /** One setting: its cluster's connection and statements, all used on the one measuring thread. */
   private static final class Setting implements AutoCloseable {
-    private final ExecutorService thread;
+    private final int frame;
     private final Connection connection;
     private final PreparedStatement[] statements;
 
     Setting(BenchCluster cluster, String group, String name) throws Exception {
-      this.thread = Executors.newSingleThreadExecutor(r -> new Thread(r, "cost-" + group + "-" + name));
-      String mode = name.equals("micrometer") ? "listeners" : name.equals("jmx-micrometer") ? "jmx" : name;
+      this.frame = Arrays.asList(SETTINGS).indexOf(name);
+      String mode = name.startsWith("none") ? "none" : name.equals("micrometer") ? "listeners"
+          : name.equals("jmx-micrometer") ? "jmx" : name;
       String url = cluster.shardexUrl("cost-" + group + "-" + name + "-" + System.nanoTime()) + "&shardex.telemetry=" + mode;
-      this.connection = thread.submit(() -> DriverManager.getConnection(url)).get();
+      this.connection = DriverManager.getConnection(url);
       this.statements = new PreparedStatement[] {connection.prepareStatement(POINT), connection.prepareStatement(UPDATE)};
     }
 
-    /** CPU µs and bytes per statement over one block of {@code ops}, on this setting's thread. */
-    double[] block(int workload, int ops) throws Exception {
-      return thread.submit(() -> {
-        long b0 = THREADS.getCurrentThreadAllocatedBytes();
-        long c0 = THREADS.getCurrentThreadCpuTime();
-        run(statements[workload], workload, ops);
-        return new double[] {(THREADS.getCurrentThreadCpuTime() - c0) / 1000.0 / ops,
-            (THREADS.getCurrentThreadAllocatedBytes() - b0) / (double) ops};
-      }).get();
+    /** CPU µs, bytes and waits (voluntary context switches) per statement over one chunk of {@code ops}. */
+    double[] chunk(int workload, int ops) throws Exception {
+      PreparedStatement ps = statements[workload];
+      long w0 = waits();
+      long b0 = THREADS.getCurrentThreadAllocatedBytes();
+      long c0 = THREADS.getCurrentThreadCpuTime();
+      switch (PROFILE == null ? -1 : frame) {
+        case -1 -> run(ps, workload, ops); // one compiled loop for every setting
+        case 0 -> asNone(ps, workload, ops);
+        case 1 -> asNone2(ps, workload, ops);
+        case 2 -> asJmx(ps, workload, ops);
+        case 3 -> asMicrometer(ps, workload, ops);
+        default -> asJmxMicrometer(ps, workload, ops);
+      }
+      double[] used = {(THREADS.getCurrentThreadCpuTime() - c0) / 1000.0 / ops,
+          (THREADS.getCurrentThreadAllocatedBytes() - b0) / (double) ops, 0};
+      used[2] = (waits() - w0) / (double) ops;
+      return used;
     }
 
     @Override
     public void close() throws Exception {
-      thread.submit(() -> {
-        connection.close();
-        return null;
-      }).get();
-      thread.shutdown();
+      connection.close();
     }
   }
 
-  private static void compare(BenchCluster cluster, String group, String[] modes, int blocks, int ops) throws Exception {
-    List<Setting> settings = new ArrayList<>();
-    try {
-      for (String mode : modes) {
-        settings.add(new Setting(cluster, group, mode));
-      }
-      for (int w = 0; w < WORKLOADS.length; w++) {
-        double[][] bytes = new double[modes.length][blocks];
-        double[][] cpu = new double[modes.length][blocks];
-        for (int round = -10; round < blocks; round++) { // 10 rounds to warm the JIT, not kept
-          if (round == 0) {
+  /**
+   * Each setting against the first ({@code none}): parts of freshly opened clusters (each opened
+   * in another order), every round each workload once per setting in a shuffled order. {@code
+   * [part][setting][workload][round]}: CPU us, then bytes.
+   */
+  private static void compare(BenchCluster cluster, String group, String[] modes, int rounds, int warm, int ops,
+      boolean profiled) throws Exception {
+    double[][][][] cpu = new double[PARTS][modes.length][WORKLOADS.length][rounds];
+    double[][][][] bytes = new double[PARTS][modes.length][WORKLOADS.length][rounds];
+    double[][][][] waits = new double[PARTS][modes.length][WORKLOADS.length][rounds];
+    Random shuffle = new Random(33);
+    long began = System.nanoTime();
+    for (int part = 0; part < PARTS; part++) {
+      Setting[] settings = new Setting[modes.length];
+      try {
+        for (int k = 0; k < modes.length; k++) {
+          int i = (part % 2 == 0 ? k + part : modes.length - 1 - k + part) % modes.length;
+          settings[i] = new Setting(cluster, group, modes[i]);
+        }
+        List<Integer> order = new ArrayList<>();
+        for (int i = 0; i < modes.length; i++) {
+          order.add(i);
+        }
+        for (int round = -warm; round < rounds; round++) {
+          if (round == 0 && profiled) {
             profile(true);
           }
-          for (int k = 0; k < modes.length; k++) {
-            int i = (k + Math.max(round, 0)) % modes.length;
-            double[] used = settings.get(i).block(w, ops);
-            if (round >= 0) {
-              cpu[i][round] = used[0];
-              bytes[i][round] = used[1];
+          for (int w = 0; w < WORKLOADS.length; w++) {
+            Collections.shuffle(order, shuffle);
+            for (int i : order) {
+              double[] used = settings[i].chunk(w, ops);
+              if (round >= 0) {
+                cpu[part][i][w][round] = used[0];
+                bytes[part][i][w][round] = used[1];
+                waits[part][i][w][round] = used[2];
+              }
             }
           }
         }
-        profile(false);
-        for (int i = 1; i < modes.length; i++) {
-          System.out.printf(Locale.ROOT, "%-14s %-14s vs %-5s: %+8.1f B/op (%.1f vs %.1f), %+6.2f us CPU/op (%.2f vs %.2f)%n",
-              WORKLOADS[w], modes[i], modes[0], medianDiff(bytes[i], bytes[0]), median(bytes[i]), median(bytes[0]),
-              medianDiff(cpu[i], cpu[0]), median(cpu[i]), median(cpu[0]));
+        if (profiled) {
+          profile(false);
+        }
+      } finally {
+        for (Setting s : settings) {
+          if (s != null) {
+            s.close();
+          }
         }
       }
-    } finally {
-      for (Setting s : settings) {
-        s.close();
+    }
+    System.out.printf(Locale.ROOT, "%s: %d s, load average (1 min) %.1f%n", String.join(", ", modes),
+        (System.nanoTime() - began) / 1_000_000_000L, Harness.loadAverage());
+    for (int w = 0; w < WORKLOADS.length; w++) {
+      Paired floor = Paired.of(all(cpu, 1, w), all(cpu, 0, w));
+      for (int i = 1; i < modes.length; i++) {
+        Paired d = Paired.of(all(cpu, i, w), all(cpu, 0, w));
+        StringBuilder parts = new StringBuilder();
+        for (int part = 0; part < PARTS; part++) {
+          parts.append(part == 0 ? "" : " / ").append(String.format(Locale.ROOT, "%+.2f (waits %+.2f)",
+              Paired.of(cpu[part][i][w], cpu[part][0][w]).median(), Paired.of(waits[part][i][w], waits[part][0][w]).median()));
+        }
+        System.out.printf(Locale.ROOT,
+            "%-14s %-14s vs none: %+6.1f B/op (%.1f vs %.1f), %s us CPU/op, dearer in %s (%.2f vs %.2f; waits/op %.2f vs %.2f);"
+                + " parts %s;"
+                + " floor none2 vs none %s%n",
+            WORKLOADS[w], modes[i], Paired.of(all(bytes, i, w), all(bytes, 0, w)).median(),
+            Paired.median(all(bytes, i, w)), Paired.median(all(bytes, 0, w)), d.text(2), d.signs(),
+            Paired.median(all(cpu, i, w)), Paired.median(all(cpu, 0, w)), Paired.median(all(waits, i, w)),
+            Paired.median(all(waits, 0, w)), parts, floor.text(2));
       }
     }
+  }
+
+  /**
+   * This thread's voluntary context switches so far (Linux; 0 elsewhere): the statements that found
+   * no answer yet and slept for it. A sleep and wake-up costs the thread CPU time of its own, so a
+   * cluster whose server connections answer later costs more CPU per statement for that alone.
+   */
+  private static long waits() {
+    try {
+      for (String line : java.nio.file.Files.readAllLines(java.nio.file.Path.of("/proc/thread-self/status"))) {
+        if (line.startsWith("voluntary_ctxt_switches:")) {
+          return Long.parseLong(line.substring(line.indexOf(':') + 1).trim());
+        }
+      }
+    } catch (java.io.IOException | RuntimeException e) {
+      return 0;
+    }
+    return 0;
+  }
+
+  /** One setting's rounds of one workload, every part. */
+  private static double[] all(double[][][][] m, int setting, int workload) {
+    double[] a = new double[0];
+    for (double[][][] part : m) {
+      a = Paired.concat(a, part[setting][workload]);
+    }
+    return a;
+  }
+
+  // when profiled, each setting's chunks run under a frame of its own, so one thread's profile tells them apart
+  private static void asNone(PreparedStatement ps, int workload, int ops) throws Exception {
+    run(ps, workload, ops);
+  }
+
+  private static void asNone2(PreparedStatement ps, int workload, int ops) throws Exception {
+    run(ps, workload, ops);
+  }
+
+  private static void asJmx(PreparedStatement ps, int workload, int ops) throws Exception {
+    run(ps, workload, ops);
+  }
+
+  private static void asMicrometer(PreparedStatement ps, int workload, int ops) throws Exception {
+    run(ps, workload, ops);
+  }
+
+  private static void asJmxMicrometer(PreparedStatement ps, int workload, int ops) throws Exception {
+    run(ps, workload, ops);
   }
 
   /** Samples the measured rounds only: the first start begins the profile, later ones resume it. */
@@ -152,7 +268,7 @@ public final class TelemetryCost {
       return;
     }
     if (on) {
-      profiler((profiling ? "resume" : "start") + ",event=cpu,interval=" + INTERVAL + ",threads");
+      profiler((profiling ? "resume" : "start") + ",event=cpu,interval=" + INTERVAL);
       profiling = true;
     } else {
       profiler("stop");
@@ -176,19 +292,5 @@ public final class TelemetryCost {
         ps.executeUpdate();
       }
     }
-  }
-
-  private static double medianDiff(double[] a, double[] b) {
-    double[] d = new double[a.length];
-    for (int i = 0; i < a.length; i++) {
-      d[i] = a[i] - b[i];
-    }
-    return median(d);
-  }
-
-  private static double median(double[] a) {
-    double[] s = a.clone();
-    Arrays.sort(s);
-    return s.length % 2 == 1 ? s[s.length / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
   }
 }

@@ -12,9 +12,10 @@ import java.util.Map;
 import java.util.Set;
 
 /**
- * Reads {@link TelemetryCost}'s CPU profile (async-profiler's collapsed stacks, thread first): per
- * thread, that is per telemetry setting, the samples in all and in each frame (a frame counts once
- * per stack: its inclusive time). Both settings ran the same statements side by side, so the
+ * Reads {@link TelemetryCost}'s CPU profile (async-profiler's collapsed stacks): per telemetry
+ * setting (the frame its chunks run under, {@code TelemetryCost.asMicrometer} and so on: they share
+ * one thread), the samples in all and in each frame below it (a frame counts once per stack: its
+ * inclusive time). Both settings ran the same statements side by side, so the
  * frames one spends more samples in than the other are where its extra cost goes, and the
  * telemetry's own frames (Micrometer's, the listeners', HikariCP's metrics tracker) add up to
  * what the events cost inside the real statement.
@@ -23,6 +24,9 @@ final class TelemetryProfile {
   /** Frames that run only because telemetry is on (prefixes of async-profiler's frame names). */
   private static final List<String> TELEMETRY = List.of("dev/shardex/micrometer/", "io/micrometer/",
       "dev/shardex/driver/events/", "dev/shardex/driver/jmx/", "com/zaxxer/hikari/pool/PoolBase$MetricsTrackerDelegate");
+
+  /** The frame each setting's chunks run under: {@code asNone}, {@code asMicrometer}, ... */
+  private static final String SETTING_FRAME = "dev/shardex/benchmarks/TelemetryCost.as";
 
   private final double intervalMicros;
   private final Map<String, Long> total = new HashMap<>();
@@ -37,13 +41,26 @@ final class TelemetryProfile {
     TelemetryProfile p = new TelemetryProfile(micros(interval));
     for (String line : Files.readAllLines(collapsed)) {
       int space = line.lastIndexOf(' ');
-      if (line.startsWith("[cost-") && space > 0) {
-        String[] stack = line.substring(0, space).split(";");
-        p.add(stack[0].substring(1, stack[0].indexOf(' ') > 0 ? stack[0].indexOf(' ') : stack[0].length() - 1),
-            List.of(stack).subList(1, stack.length), Long.parseLong(line.substring(space + 1)));
+      int at = line.indexOf(SETTING_FRAME);
+      if (space > 0 && at >= 0) {
+        int end = line.indexOf(';', at);
+        String setting = setting(line.substring(at + SETTING_FRAME.length(), end < 0 ? space : end));
+        List<String> stack = List.of(line.substring(end < 0 ? space : end + 1, space).split(";"));
+        p.add(setting, end < 0 ? List.of() : stack, Long.parseLong(line.substring(space + 1)));
       }
     }
     return p;
+  }
+
+  /** {@code JmxMicrometer} (the frame {@code asJmxMicrometer}, maybe with a suffix): {@code jmx-micrometer}. */
+  private static String setting(String frame) {
+    String name = frame.replaceAll("_\\[.\\]$", "");
+    for (String s : TelemetryCost.SETTINGS) {
+      if (s.replace("-", "").equalsIgnoreCase(name)) {
+        return s;
+      }
+    }
+    return name;
   }
 
   private void add(String thread, List<String> stack, long samples) {
@@ -66,7 +83,7 @@ final class TelemetryProfile {
   void print(PrintStream out, long statements, String more, String base) {
     double us = intervalMicros / statements;
     total.keySet().stream().sorted().forEach(t -> out.printf(Locale.ROOT,
-        "profile %-18s %6.2f us/op, of which in telemetry frames %5.2f us/op%n", t, total.get(t) * us,
+        "profile %-14s %6.2f us/op, of which in telemetry frames %5.2f us/op%n", t, total.get(t) * us,
         telemetry.getOrDefault(t, 0L) * us));
     Map<String, Long> a = frames.getOrDefault(more, Map.of());
     Map<String, Long> b = frames.getOrDefault(base, Map.of());
