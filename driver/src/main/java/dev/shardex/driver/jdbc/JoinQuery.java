@@ -21,6 +21,7 @@ import dev.shardex.driver.sql.JoinPushdown;
 import dev.shardex.driver.sql.JoinSplit;
 import dev.shardex.driver.sql.JoinSplitter;
 import dev.shardex.driver.sql.RouteTemplate;
+import dev.shardex.driver.sql.InlinedNumbers;
 import dev.shardex.driver.sql.ShardSql;
 import dev.shardex.driver.sql.SubqueryPullOut;
 import dev.shardex.driver.sql.TableRef;
@@ -282,13 +283,21 @@ final class JoinQuery {
     boolean read = t.type() == dev.shardex.driver.sql.StatementType.SELECT; // executeQuery: no read-only scan of the text
     ShardCall call = (lease, shard, plan) -> {
       ShardSql q = plan.sqlFor(sql, shard);
+      int[] chosen = q.params() == null ? all(values.length) : q.params();
+      String inlined = InlinedNumbers.of(q.text(), chosen, values);
+      if (inlined != null) { // whole numbers only (join values, keys): the text Connector/J would send, unbound
+        Statement st = lease.statement();
+        ShardexStatement.configure(owner, lease, st);
+        if (read) {
+          st.executeQuery(lease.sql(inlined));
+        } else {
+          st.execute(lease.sql(inlined));
+        }
+        return st;
+      }
       PreparedStatement ps = lease.prepare(q.text(), false);
       ShardexStatement.configure(owner, lease, ps);
-      if (q.params() == null) {
-        MergeSource.bindLiterals(ps, all(values.length), values);
-      } else {
-        MergeSource.bindLiterals(ps, q.params(), values);
-      }
+      MergeSource.bindLiterals(ps, chosen, values);
       if (read) {
         ps.executeQuery();
       } else {
