@@ -60,7 +60,7 @@ class ConcurrentWriterAuditTest {
   static final int MOVES_PARALLEL = 4;
   /** Pause between two writes of one writer thread: ~8 x 1/(pace + latency) writes per second. */
   static final long WRITER_PACE_MS = Long.getLong("audit.paceMs", 8);
-  static final long MOVE_DEADLINE_MS = Long.getLong("audit.moveDeadlineMs", 90_000);
+  static final long MOVE_DEADLINE_MS = Long.getLong("audit.moveDeadlineMs", 180_000);
 
   /** What one writer expects of one row it wrote. Owned by its writer thread until the writers stop. */
   static final class Expect {
