@@ -69,12 +69,15 @@ final class ChangeCapture {
           s.execute(CaptureSql.CREATE_CHANGES);
           s.execute("SET SESSION lock_wait_timeout = " + LOCK_WAIT_S);
         }
+        // leftovers of an earlier attempt at this move (the copy that follows reads the rows anew),
+        // deleted while no trigger records for it: with its MOVING row in place, writers kept
+        // appending its records behind the DELETE, which chased them for 14 minutes in a CI run
+        update(src, "DELETE FROM " + CaptureSql.MOVING + " WHERE move_id = ?", moveId);
+        update(src, "DELETE FROM " + CaptureSql.CHANGES + " WHERE move_id = ?", moveId);
         update(src, "REPLACE INTO " + CaptureSql.MOVING + " (move_id, k) VALUES (?, ?)", moveId, key);
         for (TableShape shape : shapes) {
           installTriggers(src, shape);
         }
-        // leftovers of an earlier attempt at this move: the copy that follows reads the rows anew
-        update(src, "DELETE FROM " + CaptureSql.CHANGES + " WHERE move_id = ?", moveId);
       });
       return null;
     } catch (SQLException e) {
